@@ -1,0 +1,20 @@
+package io.rddp.mpa;
+
+import io.rddp.Notice;
+import io.rddp.tcp.Direction;
+import io.rddp.tcp.TcpConnection;
+
+/** Receives what the MPA layer framed out of each direction's byte stream. */
+public interface MpaListener {
+
+    /** An MPA Request or Reply (RFC 5044 §7.1) ending in {@code frame}; {@code firstFrame} carried its first byte. */
+    void onStartFrame(TcpConnection connection, Direction direction, MpaStartFrame startFrame,
+                      long offset, long firstFrame, long frame);
+
+    /** One FPDU; its ULPDU view is valid only during the call. */
+    void onFpdu(TcpConnection connection, Direction direction, Fpdu fpdu);
+
+    /** Framing facts: bad marker, CRC mismatch, lost synchronisation, inferred parameters. */
+    default void onNotice(Notice notice) {
+    }
+}
