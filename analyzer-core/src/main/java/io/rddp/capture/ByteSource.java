@@ -1,0 +1,34 @@
+package io.rddp.capture;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+
+/**
+ * A forward-only window onto the bytes of an (uncompressed) capture file. The readers parse directly in
+ * {@link #buffer()}: file offset {@code o} is at buffer index {@code o - base()}, for {@code base() <= o < end()}.
+ * Bytes before the offset last passed to {@link #ensure} may be dropped by the next call to it.
+ */
+interface ByteSource extends Closeable {
+
+    /**
+     * Makes {@code [offset, offset + length)} available in {@link #buffer()}, moving the window if needed.
+     * {@code offset} must not lie before the offset of the previous call.
+     *
+     * @return how many of the requested bytes are available: {@code length}, or fewer when the file ends
+     *         ({@link #atEof()} is then true) or when the request is larger than the source can hold at once
+     */
+    int ensure(long offset, int length) throws IOException;
+
+    /** Big-endian or not as the reader last set it; valid until the next {@link #ensure}. */
+    ByteBuffer buffer();
+
+    /** File offset of buffer index 0. */
+    long base();
+
+    /** True when the bytes available end where the file ends. */
+    boolean atEof();
+
+    /** Largest number of bytes one {@link #ensure} can make available. */
+    long maxSpan();
+}
