@@ -1,0 +1,44 @@
+package io.rddp.sink;
+
+import io.rddp.mpa.MpaStartFrame;
+import io.rddp.rdmap.Opcode;
+import io.rddp.tcp.Direction;
+
+import java.util.Map;
+
+/**
+ * What the model saw on one TCP stream, reported when the stream ends (both sides closed) or at the end of the
+ * capture.
+ *
+ * @param stream         TCP stream index
+ * @param initiator      direction that sent the MPA Request, or null when none was seen
+ * @param request        the MPA Request, or null
+ * @param reply          the MPA Reply, or null
+ * @param clientToServer counters of the client's direction
+ * @param serverToClient counters of the server's direction
+ */
+public record StreamSummary(int stream, Direction initiator, MpaStartFrame request, MpaStartFrame reply,
+                            Counters clientToServer, Counters serverToClient) {
+
+    /**
+     * @param segments          DDP segments
+     * @param messages          completed DDP messages
+     * @param messagesByOpcode  completed messages per RDMAP opcode (those with a reserved opcode are counted in
+     *                          reservedOpcodeMessages)
+     * @param reservedOpcodeMessages completed messages with a reserved opcode
+     * @param bytesPlaced       tagged payload octets
+     * @param bytesDelivered    untagged payload octets of completed messages
+     * @param terminateFrame    frame of this side's Terminate, or -1
+     */
+    public record Counters(long segments, long messages, Map<Opcode, Long> messagesByOpcode,
+                           long reservedOpcodeMessages, long bytesPlaced, long bytesDelivered,
+                           long terminateFrame) {
+        public Counters {
+            messagesByOpcode = Map.copyOf(messagesByOpcode);
+        }
+    }
+
+    public Counters counters(Direction d) {
+        return d == Direction.CLIENT_TO_SERVER ? clientToServer : serverToClient;
+    }
+}
