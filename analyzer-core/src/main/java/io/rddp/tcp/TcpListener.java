@@ -36,4 +36,11 @@ public interface TcpListener {
     /** Retransmission with different bytes, zero-window probes, and other facts worth reporting. */
     default void onNotice(Notice notice) {
     }
+
+    /**
+     * The connection's state may be freed: no further calls for it follow. Called once per connection: when it is
+     * evicted, when its 4-tuple is reused by a new connection, and at the end of the capture.
+     */
+    default void onConnectionEnd(TcpConnection connection, long frame) {
+    }
 }
