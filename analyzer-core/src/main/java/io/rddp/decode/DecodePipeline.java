@@ -1,0 +1,110 @@
+package io.rddp.decode;
+
+import io.rddp.MalformedException;
+import io.rddp.Notice;
+import io.rddp.capture.CaptureReader;
+import io.rddp.capture.Frame;
+import io.rddp.ddp.DdpSegment;
+import io.rddp.mpa.Fpdu;
+import io.rddp.mpa.MpaDecoder;
+import io.rddp.mpa.MpaListener;
+import io.rddp.mpa.MpaStartFrame;
+import io.rddp.rdmap.RdmapDecoder;
+import io.rddp.rdmap.RdmapPdu;
+import io.rddp.tcp.Direction;
+import io.rddp.tcp.PacketDecoder;
+import io.rddp.tcp.TcpConnection;
+import io.rddp.tcp.TcpReassembler;
+import io.rddp.tcp.TcpSegment;
+
+import java.io.IOException;
+
+/**
+ * Wires the layers together: capture → tcp → mpa → ddp → rdmap, in one streaming pass. The pipeline decodes and
+ * reports; it judges nothing (that is the sink model's job, fed from the same {@link PduListener} events).
+ */
+public final class DecodePipeline {
+    private final PduListener listener;
+    private final PacketDecoder packets;
+    private final TcpReassembler tcp;
+    private final MpaDecoder mpa;
+    private final DdpStage ddp;
+    private final Frame frame = new Frame();
+    private final TcpSegment segment = new TcpSegment();
+    private long firstTimestamp = Long.MIN_VALUE;
+    // The frame being processed; PDUs completed by it (or by the end of the capture: the last frame) carry it.
+    private long frameNumber;
+    private long frameTimestamp;
+
+    public DecodePipeline(PduListener listener) {
+        this.listener = listener;
+        this.packets = new PacketDecoder(listener::onNotice);
+        this.ddp = new DdpStage(listener);
+        this.mpa = new MpaDecoder(new MpaEvents());
+        this.tcp = new TcpReassembler(new TcpEvents(mpa, listener, ddp));
+    }
+
+    /** The MPA layer's state, for callers that want negotiated parameters of a connection. */
+    public MpaDecoder mpa() {
+        return mpa;
+    }
+
+    /** Decodes the whole capture. */
+    public void run(CaptureReader reader) throws IOException {
+        run(reader, () -> { });
+    }
+
+    /**
+     * Decodes the whole capture, calling {@code perFrame} after each frame (for progress).
+     *
+     * @throws io.rddp.capture.CaptureException when the file turns bad; everything before was decoded and emitted,
+     *                                          and streams were flushed as at a normal end
+     */
+    public void run(CaptureReader reader, Runnable perFrame) throws IOException {
+        try {
+            while (reader.next(frame)) {
+                if (firstTimestamp == Long.MIN_VALUE) firstTimestamp = frame.timestampNanos;
+                frameNumber = frame.number;
+                frameTimestamp = frame.timestampNanos;
+                if (packets.decode(frame, segment)) tcp.accept(segment);
+                perFrame.run();
+            }
+        } finally {
+            tcp.finish(frameNumber);
+            mpa.finish();
+            ddp.endAll();
+        }
+    }
+
+    private final class MpaEvents implements MpaListener {
+        @Override
+        public void onStartFrame(TcpConnection c, Direction d, MpaStartFrame start, long offset, long firstFrame,
+                                 long frameNo) {
+            listener.onPdu(new Pdu(frameNumber, frameTimestamp, frameTimestamp - firstTimestamp,
+                    c, d, start, null, null, null, null));
+        }
+
+        @Override
+        public void onFpdu(TcpConnection c, Direction d, Fpdu fpdu) {
+            DdpSegment seg = null;
+            RdmapPdu rdmap = null;
+            String problem = null;
+            try {
+                seg = DdpSegment.parse(fpdu.ulpdu());
+                rdmap = RdmapDecoder.decode(seg);
+            } catch (MalformedException e) {
+                problem = e.getMessage();
+                listener.onNotice(new Notice(Notice.Severity.WARNING, seg == null ? "ddp" : "rdmap", frameNumber,
+                        c.index(), fpdu.offset(), e.getMessage()));
+            }
+            listener.onPdu(new Pdu(frameNumber, frameTimestamp, frameTimestamp - firstTimestamp,
+                    c, d, null, fpdu, seg, rdmap, problem));
+            if (seg != null) ddp.accept(c, d, seg, frameNumber);
+        }
+
+        @Override
+        public void onNotice(Notice notice) {
+            listener.onNotice(notice);
+        }
+    }
+}

@@ -1,0 +1,31 @@
+package io.rddp.decode;
+
+/**
+ * Receives the fields of a decoded PDU in order, Wireshark-style: every field has a stable key (used by JSON and
+ * filters), a human label (used by the field tree) and a typed value. One description of each header serves the
+ * JSON output, the {@code -V} tree and the GUI.
+ */
+public interface FieldSink {
+
+    /** Opens a group of fields (a protocol layer or a sub-structure). */
+    void begin(String key, String label);
+
+    void end();
+
+    /** A signed or small unsigned number (fits a long as a non-negative value). */
+    void number(String key, String label, long value);
+
+    /** A 64-bit unsigned number stored in a long (e.g. a Tagged Offset). */
+    void unsigned64(String key, String label, long value);
+
+    void bool(String key, String label, boolean value);
+
+    /** A nullable boolean: null means "not applicable / not checked". */
+    default void boolOrNull(String key, String label, Boolean value) {
+        if (value != null) bool(key, label, value);
+    }
+
+    void text(String key, String label, String value);
+
+    void hex(String key, String label, byte[] value);
+}

@@ -1,0 +1,23 @@
+package io.rddp.decode;
+
+import io.rddp.Notice;
+import io.rddp.ddp.DdpMessage;
+import io.rddp.tcp.Direction;
+import io.rddp.tcp.TcpConnection;
+
+/** What the decode pipeline emits, in capture order. Analyzers, writers and the GUI implement this. */
+public interface PduListener {
+
+    void onPdu(Pdu pdu);
+
+    /** A DDP message whose last segment (or abandonment) was just seen. */
+    default void onMessage(TcpConnection connection, Direction direction, DdpMessage message) {
+    }
+
+    /** Decode facts from any layer: gaps, bad CRCs, truncated frames, inferred parameters. */
+    default void onNotice(Notice notice) {
+    }
+
+    default void onConnection(TcpConnection connection) {
+    }
+}
