@@ -1,0 +1,125 @@
+package io.rddp.cli;
+
+import io.rddp.Notice;
+import io.rddp.capture.CaptureException;
+import io.rddp.capture.CaptureReader;
+import io.rddp.capture.CaptureReaders;
+import io.rddp.decode.DecodePipeline;
+import io.rddp.decode.Pdu;
+import io.rddp.decode.PduListener;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.io.BufferedOutputStream;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+
+@Command(name = "decode",
+        description = {"Decode every MPA, DDP and RDMAP PDU of a capture (pcap, pcapng, or .gz of either).",
+                "Default output is one line per PDU: frame, time, source -> destination, protocol, info."},
+        mixinStandardHelpOptions = true,
+        sortOptions = false)
+final class DecodeCommand implements Callable<Integer> {
+
+    enum Format { text, jsonl }
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "FILE", description = "Capture file to decode ('-' reads standard input).")
+    String file;
+
+    @Option(names = {"-V", "--verbose"}, description = "Print the full field tree of every PDU (text format).")
+    boolean verbose;
+
+    @Option(names = "--format", paramLabel = "FORMAT",
+            description = "Output format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}). "
+                    + "jsonl writes one JSON object per PDU.")
+    Format format = Format.text;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "OUT", description = "Write to OUT instead of standard output.")
+    Path output;
+
+    @Option(names = "--no-progress", description = "Never show the progress bar (it is shown only when stderr is a terminal).")
+    boolean noProgress;
+
+    @Option(names = {"-q", "--quiet"}, description = "Do not print decode notices (gaps, bad CRCs, ...) on stderr.")
+    boolean quiet;
+
+    @Override
+    public Integer call() {
+        PrintWriter err = spec.commandLine().getErr();
+        try (CaptureReader reader = open(err)) {
+            if (reader == null) return Main.EXIT_BAD_INPUT;
+            try (OutputStream out = output == null
+                    ? new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 1 << 16)
+                    : new BufferedOutputStream(Files.newOutputStream(output), 1 << 16);
+                 PduWriter writer = writer(out);
+                 Progress progress = Progress.start(reader, !noProgress && output == null ? Progress.Mode.AUTO : Progress.Mode.OFF)) {
+                NoticePrinter notices = new NoticePrinter(err, quiet);
+                PduListener listener = new PduListener() {
+                    @Override
+                    public void onPdu(Pdu pdu) {
+                        writer.write(pdu);
+                    }
+
+                    @Override
+                    public void onNotice(Notice notice) {
+                        notices.print(notice);
+                    }
+                };
+                try {
+                    new DecodePipeline(listener).run(reader, progress::update);
+                } catch (CaptureException e) {
+                    writer.flush();
+                    err.println("rddp: " + file + ": " + e.getMessage());
+                    err.println("rddp: everything before that point was decoded");
+                    return Main.EXIT_BAD_INPUT;
+                } finally {
+                    notices.summary();
+                }
+            }
+            return Main.EXIT_OK;
+        } catch (UncheckedIOException e) {
+            return outputFailed(err, e.getCause());
+        } catch (IOException e) {
+            return outputFailed(err, e);
+        }
+    }
+
+    private CaptureReader open(PrintWriter err) {
+        try {
+            return file.equals("-") ? CaptureReaders.open(System.in, "<stdin>") : CaptureReaders.open(Path.of(file));
+        } catch (NoSuchFileException e) {
+            err.println("rddp: " + file + ": no such file");
+        } catch (CaptureException e) {
+            err.println("rddp: " + file + ": " + e.getMessage());
+        } catch (IOException e) {
+            err.println("rddp: " + file + ": cannot read: " + e.getMessage());
+        }
+        return null;
+    }
+
+    private PduWriter writer(OutputStream out) throws IOException {
+        return switch (format) {
+            case jsonl -> new JsonlWriter(out);
+            case text -> verbose ? new TreeWriter(out) : new LineWriter(out);
+        };
+    }
+
+    private int outputFailed(PrintWriter err, IOException e) {
+        err.println("rddp: " + (output == null ? "standard output" : output.toString()) + ": " + e.getMessage());
+        return Main.EXIT_BAD_INPUT;
+    }
+}

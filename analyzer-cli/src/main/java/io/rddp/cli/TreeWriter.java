@@ -1,0 +1,96 @@
+package io.rddp.cli;
+
+import io.rddp.decode.FieldSink;
+import io.rddp.decode.Pdu;
+import io.rddp.decode.PduFields;
+import io.rddp.decode.PduSummary;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.OutputStreamWriter;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.util.HexFormat;
+
+/** {@code decode -V}: the summary line of each PDU followed by its indented field tree. */
+final class TreeWriter implements PduWriter, FieldSink {
+    private static final HexFormat HEX = HexFormat.ofDelimiter(":");
+    private final Writer out;
+    private final StringBuilder sb = new StringBuilder(1024);
+    private int depth;
+
+    TreeWriter(OutputStream out) {
+        this.out = new OutputStreamWriter(out, StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public void write(Pdu pdu) {
+        sb.setLength(0);
+        sb.append("Frame ").append(pdu.frame()).append(", ").append(Times.seconds(pdu.relativeNanos())).append(" s, ")
+                .append(pdu.source()).append(" → ").append(pdu.destination()).append(": ")
+                .append(PduSummary.protocol(pdu)).append(' ');
+        PduSummary.info(pdu, sb);
+        sb.append('\n');
+        depth = 1;
+        PduFields.describe(pdu, this);
+        sb.append('\n');
+        try {
+            out.append(sb);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private StringBuilder indent() {
+        for (int i = 0; i < depth; i++) sb.append("    ");
+        return sb;
+    }
+
+    @Override
+    public void begin(String key, String label) {
+        indent().append(label).append('\n');
+        depth++;
+    }
+
+    @Override
+    public void end() {
+        depth--;
+    }
+
+    @Override
+    public void number(String key, String label, long value) {
+        indent().append(label).append(": ").append(value).append('\n');
+    }
+
+    @Override
+    public void unsigned64(String key, String label, long value) {
+        indent().append(label).append(": ").append(Long.toUnsignedString(value))
+                .append(" (0x").append(Long.toHexString(value)).append(")\n");
+    }
+
+    @Override
+    public void bool(String key, String label, boolean value) {
+        indent().append(label).append(": ").append(value ? "yes" : "no").append('\n');
+    }
+
+    @Override
+    public void text(String key, String label, String value) {
+        indent().append(label).append(": ").append(value).append('\n');
+    }
+
+    @Override
+    public void hex(String key, String label, byte[] value) {
+        indent().append(label).append(": ").append(value.length == 0 ? "(none)" : HEX.formatHex(value)).append('\n');
+    }
+
+    @Override
+    public void flush() throws IOException {
+        out.flush();
+    }
+
+    @Override
+    public void close() throws IOException {
+        out.flush();
+    }
+}

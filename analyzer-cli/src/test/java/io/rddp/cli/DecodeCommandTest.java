@@ -1,0 +1,98 @@
+package io.rddp.cli;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class DecodeCommandTest {
+
+    @TempDir
+    Path tmp;
+
+    /** Runs the CLI with System.out/err captured; returns {exit code, stdout, stderr}. */
+    private static Object[] run(String... args) {
+        PrintStream oldOut = System.out, oldErr = System.err;
+        ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
+        try {
+            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+            int rc = Main.run(args);
+            return new Object[]{rc, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8)};
+        } finally {
+            System.setOut(oldOut);
+            System.setErr(oldErr);
+        }
+    }
+
+    private Path decodeTo(String... args) {
+        Path out = tmp.resolve("out.txt");
+        String[] all = Arrays.copyOf(args, args.length + 2);
+        all[args.length] = "-o";
+        all[args.length + 1] = out.toString();
+        Object[] r = run(all);
+        assertThat(r[0]).as("exit code; stderr: %s", r[2]).isEqualTo(0);
+        return out;
+    }
+
+    @Test
+    void defaultOutputIsOneLinePerPduWithFrameTimeEndpointsProtocolAndInfo() throws Exception {
+        Path out = decodeTo("decode", Repo.pcaps().resolve("siw/siw-rping-lo.pcap").toString());
+        var lines = Files.readAllLines(out);
+        assertThat(lines.get(0)).matches("\\s+4\\s+0\\.014619 10\\.0\\.2\\.15:39655 → 10\\.0\\.2\\.15:7174 MPA\\s+.*Request.*rev 2.*");
+        assertThat(lines).anySatisfy(l -> assertThat(l).matches("\\s+9\\s+0\\.039300 .* RDMAP\\s+RDMA Read Request QN 1 MSN 1 MO 0 L .*size 64.*"));
+        // rping -C 10 over siw: 2 handshake frames + 10 rounds of Send, Read Request, Read Response, Send, Send, Write, Send
+        assertThat(lines).hasSizeGreaterThanOrEqualTo(2 + 10 * 7);
+    }
+
+    @Test
+    void verboseOutputShowsTheFieldTreeWithRfcSections() throws Exception {
+        Path out = decodeTo("decode", "-V", Repo.pcaps().resolve("siw/siw-rping-lo.pcap").toString());
+        String text = Files.readString(out);
+        assertThat(text).contains("MPA Request Frame (RFC 5044 §7.1)", "IRD (RFC 6581): 1",
+                "RDMA Read Request header (RFC 5040 §4.4)", "RDMA Read message size: 64", "DDP version (DV): 1");
+    }
+
+    @Test
+    void missingFileIsExitTwoWithAClearMessage() {
+        Object[] r = run("decode", tmp.resolve("nope.pcap").toString());
+        assertThat(r[0]).isEqualTo(2);
+        assertThat((String) r[2]).contains("nope.pcap").contains("no such file").doesNotContain("Exception");
+    }
+
+    @Test
+    void unknownOptionIsExitTwo() {
+        Object[] r = run("decode", "--frobnicate", "x.pcap");
+        assertThat(r[0]).isEqualTo(2);
+        assertThat((String) r[2]).contains("--frobnicate");
+    }
+
+    @Test
+    void truncatedCaptureKeepsWhatWasDecodedAndNamesTheOffset() throws Exception {
+        byte[] whole = Files.readAllBytes(Repo.pcaps().resolve("siw/siw-rping-lo.pcap"));
+        Path cut = tmp.resolve("cut.pcap");
+        Files.write(cut, Arrays.copyOf(whole, whole.length / 2 + 7));
+        Path out = tmp.resolve("cut.txt");
+        Object[] r = run("decode", "-o", out.toString(), cut.toString());
+        assertThat(r[0]).isEqualTo(2);
+        String err = (String) r[2];
+        assertThat(err).contains("cut.pcap").containsPattern("offset \\d+").contains("frame").doesNotContain("Exception");
+        assertThat(Files.readAllLines(out)).hasSizeGreaterThan(10);
+    }
+
+    @Test
+    void notACaptureIsExitTwo() throws Exception {
+        Path junk = tmp.resolve("junk.pcap");
+        Files.writeString(junk, "this is not a capture file at all");
+        Object[] r = run("decode", junk.toString());
+        assertThat(r[0]).isEqualTo(2);
+        assertThat((String) r[2]).contains("junk.pcap").doesNotContain("Exception");
+    }
+}
