@@ -44,10 +44,13 @@ final class TestCaptures {
     }
 
     /**
-     * The shared captures: ../shared/pcaps of the repo root, or of any directory above it (a git worktree may sit
-     * deeper than the main checkout). Skips the test when there are none.
+     * The real captures: the copies bundled in the repo's pcaps/ (siw/, public/), else ../shared/pcaps of the repo
+     * root or of any directory above it (a git worktree may sit deeper than the main checkout). Skips the test when
+     * there are none.
      */
     static Path sharedPcaps() {
+        Path bundled = repoRoot().resolve("pcaps");
+        if (Files.isDirectory(bundled.resolve("siw")) && Files.isDirectory(bundled.resolve("public"))) return bundled;
         for (Path d = repoRoot(); d != null; d = d.getParent()) {
             Path p = d.resolve("shared").resolve("pcaps");
             if (Files.isDirectory(p)) return p;
