@@ -1,0 +1,38 @@
+package io.rddp.generate;
+
+/** Named traffic patterns for {@code rddp generate}: test inputs, regression captures and benchmark loads. */
+public enum Scenario {
+    RPING("rping", "like rping -v: Send advert, Read Request/Response, Send, Send, Write, Send per iteration"),
+    WRITE_STREAM("write-stream", "RDMA Writes of --message-size bytes, client to server, TO advancing"),
+    READ_STREAM("read-stream", "RDMA Read Requests from the client, Read Responses of --message-size bytes"),
+    SEND_STREAM("send-stream", "Sends of --message-size bytes, client to server"),
+    SEND_INVALIDATE("send-invalidate", "Writes into a fresh STag each time, then Send with Invalidate of it"),
+    TERMINATE("terminate", "Sends, then one with a skipped MSN, answered by Terminate 1/2/3 (RFC 5041 §7.2)"),
+    MARKERS_CRC("markers-crc", "CRC on; Markers only toward the client (its Request had M=1, RFC 5044 §7.1)"),
+    ATOMICS("atomics", "RFC 7306: Fetch-and-Add and Compare-and-Swap with responses, and Immediate Data"),
+    MIXED("mixed", "three connections interleaved (IPv4 and IPv6): rping, write-stream and read-stream");
+
+    private final String id;
+    private final String description;
+
+    Scenario(String id, String description) {
+        this.id = id;
+        this.description = description;
+    }
+
+    public String id() {
+        return id;
+    }
+
+    public String description() {
+        return description;
+    }
+
+    /** The scenario with this id, or null. */
+    public static Scenario byId(String id) {
+        for (Scenario s : values()) {
+            if (s.id.equals(id)) return s;
+        }
+        return null;
+    }
+}
