@@ -9,6 +9,7 @@ public final class Endpoint {
     private final byte[] address;
     private final int port;
     private final int hash;
+    private String text; // cached: output writes it per PDU (benign race: every thread computes the same string)
 
     public Endpoint(byte[] address, int port) {
         if (address.length != 4 && address.length != 16) {
@@ -44,7 +45,12 @@ public final class Endpoint {
     /** "ip:port", with the IPv6 address in brackets. */
     @Override
     public String toString() {
-        return isIpv6() ? "[" + addressString() + "]:" + port : addressString() + ":" + port;
+        String t = text;
+        if (t == null) {
+            t = isIpv6() ? "[" + addressString() + "]:" + port : addressString() + ":" + port;
+            text = t;
+        }
+        return t;
     }
 
     @Override
