@@ -24,7 +24,7 @@ public final class PduSummary {
     public static StringBuilder info(Pdu pdu, StringBuilder sb) {
         MpaStartFrame s = pdu.startFrame();
         if (s != null) {
-            sb.append(s.kind() == MpaStartFrame.Kind.REQUEST ? "MPA Request" : "MPA Reply");
+            sb.append(s.kind() == MpaStartFrame.Kind.REQUEST ? "Request Frame" : "Reply Frame");
             if (!s.keyValid()) sb.append(" (bad key)");
             sb.append(" rev ").append(s.revision());
             if (s.reject()) sb.append(" REJECT");

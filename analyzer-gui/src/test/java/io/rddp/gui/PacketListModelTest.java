@@ -28,7 +28,7 @@ class PacketListModelTest {
         }
         // tshark shows MPA Request in frame 4, Reply in 6, then Send / Read Request / Read Response in 8, 9, 10.
         assertThat(model.rows()).extracting(PacketRow::frame).startsWith(4L, 6L, 8L, 9L, 10L);
-        assertThat(model.rows().get(0).info()).startsWith("MPA Request rev 2");
+        assertThat(model.rows().get(0).info()).startsWith("Request Frame rev 2");
         assertThat(model.rows().get(3).protocol()).isEqualTo("RDMAP");
         assertThat(model.rows().get(3).info()).startsWith("RDMA Read Request QN 1 MSN 1 MO 0 L");
         assertThat(model.rows().get(0).source()).isEqualTo("10.0.2.15:39655");
