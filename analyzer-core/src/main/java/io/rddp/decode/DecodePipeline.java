@@ -35,6 +35,10 @@ public final class DecodePipeline {
     // The frame being processed; PDUs completed by it (or by the end of the capture: the last frame) carry it.
     private long frameNumber;
     private long frameTimestamp;
+    // Timestamps of recent frames: an FPDU held back while MPA parameters were being inferred is reported with the
+    // frame (and time) that carried its last byte, which may lie a few frames back.
+    private static final int RECENT = 1 << 16;
+    private final long[] recentTimestamps = new long[RECENT];
 
     public DecodePipeline(PduListener listener) {
         this.listener = listener;
@@ -66,6 +70,7 @@ public final class DecodePipeline {
                 if (firstTimestamp == Long.MIN_VALUE) firstTimestamp = frame.timestampNanos;
                 frameNumber = frame.number;
                 frameTimestamp = frame.timestampNanos;
+                recentTimestamps[(int) (frameNumber & (RECENT - 1))] = frameTimestamp;
                 if (packets.decode(frame, segment)) tcp.accept(segment);
                 perFrame.run();
             }
@@ -97,9 +102,13 @@ public final class DecodePipeline {
                 listener.onNotice(new Notice(Notice.Severity.WARNING, seg == null ? "ddp" : "rdmap", frameNumber,
                         c.index(), fpdu.offset(), e.getMessage()));
             }
-            listener.onPdu(new Pdu(frameNumber, frameTimestamp, frameTimestamp - firstTimestamp,
-                    c, d, null, fpdu, seg, rdmap, problem));
-            if (seg != null) ddp.accept(c, d, seg, frameNumber);
+            long pduFrame = frameNumber, pduTime = frameTimestamp;
+            if (fpdu.inferred() && fpdu.frame() < frameNumber && frameNumber - fpdu.frame() < RECENT) {
+                pduFrame = fpdu.frame();
+                pduTime = recentTimestamps[(int) (pduFrame & (RECENT - 1))];
+            }
+            listener.onPdu(new Pdu(pduFrame, pduTime, pduTime - firstTimestamp, c, d, null, fpdu, seg, rdmap, problem));
+            if (seg != null) ddp.accept(c, d, seg, pduFrame);
         }
 
         @Override

@@ -103,6 +103,7 @@ class TsharkDifferentialTest {
         Map<Long, List<Map<String, String>>> ours = ours(cap);
         Map<Long, List<Map<String, String>>> theirs = tshark(cap);
         dropOneWayMarkerDirections(ours, theirs);
+        int inferred = dropInferred(ours);
         assertThat(ours.keySet()).as("frames with iWARP PDUs in %s", cap.getFileName()).containsExactlyElementsOf(theirs.keySet());
         int compared = 0;
         for (var e : ours.entrySet()) {
@@ -122,7 +123,7 @@ class TsharkDifferentialTest {
                 }
             }
         }
-        assertThat(compared).as("fields compared").isGreaterThan(0);
+        if (inferred == 0 || !ours.isEmpty()) assertThat(compared).as("fields compared").isGreaterThan(0);
     }
 
     /**
@@ -231,6 +232,22 @@ class TsharkDifferentialTest {
                     && noMarkersReceivers.contains(p.get("dstEndpoint"))));
             side.values().removeIf(List::isEmpty);
         }
+    }
+
+    /**
+     * tshark recognises an MPA stream only from its Request/Reply handshake; PDUs we framed without one (marked
+     * inferred) have no tshark counterpart. They are removed here, and the frame comparison then also proves that
+     * tshark decoded nothing in their frames. Their decode is pinned by the golden files instead.
+     */
+    private static int dropInferred(Map<Long, List<Map<String, String>>> ours) {
+        int[] n = {0};
+        ours.values().forEach(l -> l.removeIf(p -> {
+            boolean inferred = "1".equals(p.get("mpa.inferred"));
+            if (inferred) n[0]++;
+            return inferred;
+        }));
+        ours.values().removeIf(List::isEmpty);
+        return n[0];
     }
 
     private static List<JsonNode> asList(JsonNode n) {
