@@ -4,33 +4,23 @@ import io.rddp.MalformedException;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 
 import static io.rddp.capture.PcapRecord.*;
 
 /** Reads pcap (draft-ietf-opsawg-pcap) from a {@link ByteSource}, handing out frames as views of its buffer. */
-final class PcapReader implements CaptureReader {
+final class PcapReader extends SourceReader {
     /**
      * Captured lengths up to this are accepted whatever the SnapLen says: Wireshark accepts 262144 for most link
      * types (WTAP_MAX_PACKET_SIZE_STANDARD) and some writers put a SnapLen below their real packets.
      */
     static final int MIN_RECORD_LIMIT = 262144;
 
-    private final ByteSource source;
-    private final String name;
-    private final String format;
-    private final long size;
-    private final CountingInputStream compressed;
     private final PcapFileHeader header;
     private final int linkType;
     private final long fractionToNanos;
     private final long recordLimit;
 
-    private ByteBuffer buffer;
-    private long base;
-    private long end;
-    private long position = PcapFileHeader.LENGTH;
-    private long count;
-    private CaptureException failure;
 
     /**
      * @param compressed the stream under the decompressor, or null when {@code source} reads the file itself
@@ -38,11 +28,7 @@ final class PcapReader implements CaptureReader {
      */
     PcapReader(ByteSource source, String name, String format, long size, CountingInputStream compressed)
             throws IOException {
-        this.source = source;
-        this.name = name;
-        this.format = format;
-        this.size = size;
-        this.compressed = compressed;
+        super(source, name, format, size, compressed, PcapFileHeader.LENGTH);
         int have = fill(0, PcapFileHeader.LENGTH, 0);
         if (have < PcapFileHeader.LENGTH) {
             throw fail("file ends after " + have + " bytes, inside the " + PcapFileHeader.LENGTH
@@ -114,44 +100,8 @@ final class PcapReader implements CaptureReader {
         return true;
     }
 
-    private int fill(long offset, int length, long frame) throws CaptureException {
-        int have;
-        try {
-            have = source.ensure(offset, length);
-        } catch (IOException e) {
-            CaptureException ce = fail("cannot read on: " + e.getMessage(), offset, frame);
-            ce.initCause(e);
-            throw ce;
-        }
-        buffer = source.buffer();
-        if (header != null) buffer.order(header.order());
-        base = source.base();
-        end = base + buffer.limit();
-        return have;
-    }
-
-    private CaptureException fail(String message, long offset, long frame) {
-        failure = new CaptureException(name + ": " + message, offset, frame);
-        return failure;
-    }
-
     @Override
-    public long bytesRead() {
-        return compressed != null ? compressed.count() : position;
-    }
-
-    @Override
-    public long size() {
-        return size;
-    }
-
-    @Override
-    public String format() {
-        return format;
-    }
-
-    @Override
-    public void close() throws IOException {
-        source.close();
+    protected ByteOrder order() {
+        return header != null ? header.order() : ByteOrder.BIG_ENDIAN;
     }
 }

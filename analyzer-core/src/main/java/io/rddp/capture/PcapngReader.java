@@ -21,29 +21,18 @@ import static io.rddp.capture.Pcapng.*;
  * <p>A Simple Packet Block has no timestamp; its frame gets the timestamp of the packet before it (0 for the first),
  * which keeps time monotonic for the layers above. tshark shows no time for it.
  */
-final class PcapngReader implements CaptureReader {
+final class PcapngReader extends SourceReader {
     /** Interface IDs are 32 bits; this bounds the memory a hostile file can make the reader hold. */
     static final int MAX_INTERFACES = 1 << 16;
 
-    private final ByteSource source;
-    private final String name;
-    private final String format;
-    private final long size;
-    private final CountingInputStream compressed;
     private final List<InterfaceDescription> interfaces = new ArrayList<>();
 
     private ByteOrder order = ByteOrder.BIG_ENDIAN;
     /** A section of a major version other than 1 is skipped as a whole (§3.4). */
     private boolean skipSection;
     private int sections;
-    private ByteBuffer buffer;
-    private long base;
-    private long end;
-    private long position;
-    private long count;
     private long lastTimestamp;
     private byte[] scratch;
-    private CaptureException failure;
 
     /**
      * Reads the first Section Header Block.
@@ -53,11 +42,7 @@ final class PcapngReader implements CaptureReader {
      */
     PcapngReader(ByteSource source, String name, String format, long size, CountingInputStream compressed)
             throws IOException {
-        this.source = source;
-        this.name = name;
-        this.format = format;
-        this.size = size;
-        this.compressed = compressed;
+        super(source, name, format, size, compressed, 0);
         int have = fill(0, BLOCK_OVERHEAD, 0);
         if (have < BLOCK_OVERHEAD || buffer.getInt((int) -base) != TYPE_SHB) {
             throw fail("a pcapng file must start with a Section Header Block (draft-ietf-opsawg-pcapng §3.4)", 0, 0);
@@ -281,44 +266,8 @@ final class PcapngReader implements CaptureReader {
         return comment;
     }
 
-    private int fill(long offset, int length, long frame) throws CaptureException {
-        int have;
-        try {
-            have = source.ensure(offset, length);
-        } catch (IOException e) {
-            CaptureException ce = fail("cannot read on: " + e.getMessage(), offset, frame);
-            ce.initCause(e);
-            throw ce;
-        }
-        buffer = source.buffer();
-        buffer.order(order);
-        base = source.base();
-        end = base + buffer.limit();
-        return have;
-    }
-
-    private CaptureException fail(String message, long offset, long frame) {
-        failure = new CaptureException(name + ": " + message, offset, frame);
-        return failure;
-    }
-
     @Override
-    public long bytesRead() {
-        return compressed != null ? compressed.count() : position;
-    }
-
-    @Override
-    public long size() {
-        return size;
-    }
-
-    @Override
-    public String format() {
-        return format;
-    }
-
-    @Override
-    public void close() throws IOException {
-        source.close();
+    protected ByteOrder order() {
+        return order;
     }
 }

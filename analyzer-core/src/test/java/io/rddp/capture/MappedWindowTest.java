@@ -84,13 +84,7 @@ class MappedWindowTest {
     }
 
     private static ByteSource sourceOf(CaptureReader r) {
-        try {
-            var f = r.getClass().getDeclaredField("source");
-            f.setAccessible(true);
-            return (ByteSource) f.get(r);
-        } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException(e);
-        }
+        return ((SourceReader) r).source;
     }
 
     @Test
