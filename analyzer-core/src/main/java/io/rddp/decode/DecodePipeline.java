@@ -41,11 +41,16 @@ public final class DecodePipeline {
     private final long[] recentTimestamps = new long[RECENT];
 
     public DecodePipeline(PduListener listener) {
+        this(listener, TcpReassembler.Limits.defaults());
+    }
+
+    /** With TCP's caps on connections and buffered bytes (hostile captures; see {@link TcpReassembler.Limits}). */
+    public DecodePipeline(PduListener listener, TcpReassembler.Limits limits) {
         this.listener = listener;
         this.packets = new PacketDecoder(listener::onNotice);
         this.ddp = new DdpStage(listener);
         this.mpa = new MpaDecoder(new MpaEvents());
-        this.tcp = new TcpReassembler(new TcpEvents(mpa, listener, ddp));
+        this.tcp = new TcpReassembler(new TcpEvents(mpa, listener, ddp), limits);
     }
 
     /** The MPA layer's state, for callers that want negotiated parameters of a connection. */

@@ -104,6 +104,11 @@ public final class MpaDecoder implements TcpListener {
         this.options = options;
     }
 
+    /** Connections whose MPA state is held now (for memory accounting and tests). */
+    public int openConnections() {
+        return conns.size();
+    }
+
     /** What is known of the connection's MPA parameters, or null when it is unknown or already closed. */
     public MpaNegotiation negotiation(TcpConnection connection) {
         Conn c = conns.get(connection);
@@ -135,14 +140,27 @@ public final class MpaDecoder implements TcpListener {
      */
     public void finish() {
         for (Conn c : new ArrayList<>(conns.values())) {
-            for (Side s : c.sides) {
-                if (!s.closed) {
-                    closeSide(c, s, s.lastFrame);
-                    flushKicks(c);
-                }
-            }
+            settle(c);
         }
         conns.clear();
+    }
+
+    /** TCP forgets the connection (evicted, 4-tuple reused, end of capture): settle it and free its state. */
+    @Override
+    public void onConnectionEnd(TcpConnection connection, long frame) {
+        Conn c = conns.get(connection);
+        if (c == null) return;
+        settle(c);
+        conns.remove(connection);
+    }
+
+    private void settle(Conn c) {
+        for (Side s : c.sides) {
+            if (!s.closed) {
+                closeSide(c, s, s.lastFrame);
+                flushKicks(c);
+            }
+        }
     }
 
     @Override

@@ -215,6 +215,7 @@ public final class TcpReassembler {
             }
             h.release();
         }
+        listener.onConnectionEnd(c, frame);
     }
 
     private void segment(Conn c, Direction d, Half h, Half r, TcpSegment seg) {
