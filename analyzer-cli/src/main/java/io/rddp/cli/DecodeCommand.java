@@ -60,7 +60,7 @@ final class DecodeCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter err = spec.commandLine().getErr();
-        try (CaptureReader reader = open(err)) {
+        try (CaptureReader reader = open(file, err)) {
             if (reader == null) return Main.EXIT_BAD_INPUT;
             try (OutputStream out = output == null
                     ? new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 1 << 16)
@@ -98,7 +98,8 @@ final class DecodeCommand implements Callable<Integer> {
         }
     }
 
-    private CaptureReader open(PrintWriter err) {
+    /** Opens FILE ('-': standard input), or prints why not and returns null. */
+    static CaptureReader open(String file, PrintWriter err) {
         try {
             return file.equals("-") ? CaptureReaders.open(System.in, "<stdin>") : CaptureReaders.open(Path.of(file));
         } catch (NoSuchFileException e) {

@@ -8,7 +8,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = Main.Version.class,
         description = "Protocol analyzer for iWARP (TCP / MPA / DDP / RDMAP).",
-        subcommands = {DecodeCommand.class, GenerateCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {DecodeCommand.class, AnalyzeCommand.class, GenerateCommand.class, CommandLine.HelpCommand.class})
 public final class Main {
 
     public static final int EXIT_OK = 0;

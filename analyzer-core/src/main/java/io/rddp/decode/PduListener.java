@@ -20,4 +20,12 @@ public interface PduListener {
 
     default void onConnection(TcpConnection connection) {
     }
+
+    /** Bytes [offset, offset + length) of a direction are missing from the capture (see TcpListener#onGap). */
+    default void onGap(TcpConnection connection, Direction direction, long offset, long length, long frame) {
+    }
+
+    /** FIN (reset = false) or RST of a direction. */
+    default void onClose(TcpConnection connection, Direction direction, boolean reset, long frame) {
+    }
 }

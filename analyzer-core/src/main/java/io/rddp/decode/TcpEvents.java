@@ -34,11 +34,13 @@ final class TcpEvents implements TcpListener {
     @Override
     public void onGap(TcpConnection connection, Direction direction, long offset, long length, long frame) {
         mpa.onGap(connection, direction, offset, length, frame);
+        listener.onGap(connection, direction, offset, length, frame);
     }
 
     @Override
     public void onClose(TcpConnection connection, Direction direction, long offset, boolean reset, long frame) {
         mpa.onClose(connection, direction, offset, reset, frame);
+        listener.onClose(connection, direction, reset, frame);
     }
 
     @Override

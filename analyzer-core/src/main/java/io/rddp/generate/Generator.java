@@ -148,9 +148,11 @@ public final class Generator {
             }
             case SEND_STREAM -> w.message(CLIENT_TO_SERVER, w.send(CLIENT_TO_SERVER, payload(size)));
             case SEND_INVALIDATE -> {
+                // The client writes into a server STag, then asks the server to invalidate it (RFC 5040 §5.3). The
+                // client, being the MPA initiator, also sends the first FPDU (RFC 5044 §7.1.2).
                 long stag = (c.sinkStag + (c.done << 8)) & 0xFFFF_FFFFL;
-                w.message(SERVER_TO_CLIENT, w.write(SERVER_TO_CLIENT, stag, 0, payload(size)));
-                w.message(SERVER_TO_CLIENT, w.sendWithInvalidate(SERVER_TO_CLIENT, payload(16), stag));
+                w.message(CLIENT_TO_SERVER, w.write(CLIENT_TO_SERVER, stag, 0, payload(size)));
+                w.message(CLIENT_TO_SERVER, w.sendWithInvalidate(CLIENT_TO_SERVER, payload(16), stag));
             }
             case TERMINATE -> {
                 if (c.done < 3) {

@@ -6,7 +6,7 @@ public enum Scenario {
     WRITE_STREAM("write-stream", "RDMA Writes of --message-size bytes, client to server, TO advancing"),
     READ_STREAM("read-stream", "RDMA Read Requests from the client, Read Responses of --message-size bytes"),
     SEND_STREAM("send-stream", "Sends of --message-size bytes, client to server"),
-    SEND_INVALIDATE("send-invalidate", "Writes into a fresh STag each time, then Send with Invalidate of it"),
+    SEND_INVALIDATE("send-invalidate", "the client Writes into a fresh server STag each time, then Sends with Invalidate of it"),
     TERMINATE("terminate", "Sends, then one with a skipped MSN, answered by Terminate 1/2/3 (RFC 5041 §7.2)"),
     MARKERS_CRC("markers-crc", "CRC on; Markers only toward the client (its Request had M=1, RFC 5044 §7.1)"),
     ATOMICS("atomics", "RFC 7306: Fetch-and-Add and Compare-and-Swap with responses, and Immediate Data"),

@@ -38,7 +38,9 @@ class ReassemblyPropertyTest {
      */
     @Property(tries = 300)
     void anyPermutationWithDuplicatesReassemblesTheOriginalBytes(
-            @ForAll @Size(min = 1, max = 6000) byte[] data,
+            // at most 4000 segments + 30 duplicates: within the default cap of 4096 buffered out-of-order chunks,
+            // beyond which the reassembler declares a gap on purpose (see Limits)
+            @ForAll @Size(min = 1, max = 4000) byte[] data,
             @ForAll @IntRange(min = 1, max = 1460) int mss,
             @ForAll("isns") long isn,
             @ForAll long shuffleSeed,

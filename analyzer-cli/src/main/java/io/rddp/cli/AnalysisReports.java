@@ -1,0 +1,253 @@
+package io.rddp.cli;
+
+import com.fasterxml.jackson.core.JsonEncoding;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
+import io.rddp.Notice;
+import io.rddp.analyze.Analysis;
+import io.rddp.mpa.MpaStartFrame;
+import io.rddp.rdmap.Opcode;
+import io.rddp.sink.ErrorType;
+import io.rddp.sink.Layer;
+import io.rddp.sink.Severity;
+import io.rddp.sink.StreamSummary;
+import io.rddp.sink.Violation;
+import io.rddp.tcp.Direction;
+
+import javax.xml.stream.XMLOutputFactory;
+import javax.xml.stream.XMLStreamException;
+import javax.xml.stream.XMLStreamWriter;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/** The three report formats of {@code rddp analyze}. */
+final class AnalysisReports {
+    private static final int FRAMES_SHOWN = 12;
+
+    private AnalysisReports() {
+    }
+
+    // ---------------------------------------------------------------- text
+
+    static void text(Analysis a, String file, OutputStream os) {
+        PrintWriter out = new PrintWriter(new OutputStreamWriter(os, StandardCharsets.UTF_8));
+        out.printf("%s: %d frames, %d MPA streams, %d PDUs, %d DDP messages%n", file, a.frames(), a.streams().size(),
+                a.pdus(), a.messages());
+        for (Analysis.Stream s : a.streams()) {
+            StreamSummary sum = s.summary();
+            out.printf("%nstream %d  %s → %s  %s%n", s.index(), s.client(), s.server(), mpa(sum));
+            for (Direction d : Direction.values()) {
+                StreamSummary.Counters c = sum.counters(d);
+                out.printf("  %s  %d messages%s, %d bytes placed, %d bytes delivered%s%n",
+                        d == Direction.CLIENT_TO_SERVER ? "client → server" : "server → client", c.messages(),
+                        byOpcode(c), c.bytesPlaced(), c.bytesDelivered(),
+                        c.terminateFrame() > 0 ? ", Terminate in frame " + c.terminateFrame() : "");
+            }
+        }
+        out.printf("%nviolations: %d errors, %d warnings, %d info%n", a.count(Severity.ERROR), a.count(Severity.WARNING),
+                a.count(Severity.INFO));
+        for (List<Violation> group : byCheck(a.violations()).values()) {
+            Violation v = group.get(0);
+            out.printf("  %-7s %s  %s %s%s  ×%d  frames %s%n", v.severity().name().toLowerCase(), v.id(), v.rfc(),
+                    v.section(), v.errorType() != null ? "  Terminate " + v.errorType().triple() : "", group.size(),
+                    frames(group));
+            out.printf("          %s%n", v.message());
+        }
+        if (!a.notices().isEmpty()) {
+            out.printf("%nnotices: %d%s%n", a.notices().size() + a.noticesDropped(),
+                    a.noticesDropped() > 0 ? " (first " + a.notices().size() + " kept)" : "");
+            for (Notice n : a.notices().subList(0, Math.min(20, a.notices().size()))) out.println("  " + n);
+        }
+        if (a.error() != null) out.printf("%nincomplete: %s%n", a.error());
+        out.flush();
+    }
+
+    private static String mpa(StreamSummary s) {
+        MpaStartFrame q = s.request(), p = s.reply();
+        if (q == null && p == null) return "MPA handshake not captured";
+        StringBuilder sb = new StringBuilder("MPA rev ").append(q != null ? q.revision() : p.revision());
+        if (q != null && q.enhanced() != null) sb.append(" enhanced IRD/ORD ").append(q.enhanced().ird()).append('/').append(q.enhanced().ord());
+        if (p != null && p.enhanced() != null) sb.append(" reply IRD/ORD ").append(p.enhanced().ird()).append('/').append(p.enhanced().ord());
+        boolean crc = (q != null && q.crc()) || (p != null && p.crc());
+        sb.append(", CRC ").append(crc ? "on" : "off");
+        sb.append(", Markers to client ").append(q != null && q.markers() ? "on" : "off");
+        sb.append(", to server ").append(p != null && p.markers() ? "on" : "off");
+        if (p != null && p.reject()) sb.append(", REJECTED");
+        return sb.toString();
+    }
+
+    private static String byOpcode(StreamSummary.Counters c) {
+        if (c.messagesByOpcode().isEmpty()) return "";
+        return c.messagesByOpcode().entrySet().stream()
+                .sorted(Map.Entry.comparingByKey())
+                .map(e -> e.getKey().shortName() + " " + e.getValue())
+                .collect(Collectors.joining(", ", " (", ")"));
+    }
+
+    private static Map<String, List<Violation>> byCheck(List<Violation> vs) {
+        Map<String, List<Violation>> m = new LinkedHashMap<>();
+        vs.stream().sorted((x, y) -> y.severity().compareTo(x.severity()))
+                .forEach(v -> m.computeIfAbsent(v.id(), k -> new ArrayList<>()).add(v));
+        return m;
+    }
+
+    private static String frames(List<Violation> group) {
+        List<Long> fs = group.stream().map(Violation::frame).filter(f -> f > 0).distinct().sorted().toList();
+        String shown = fs.stream().limit(FRAMES_SHOWN).map(String::valueOf).collect(Collectors.joining(","));
+        return fs.size() > FRAMES_SHOWN ? shown + ",… (" + fs.size() + ")" : shown.isEmpty() ? "-" : shown;
+    }
+
+    // ---------------------------------------------------------------- json
+
+    static void json(Analysis a, String file, OutputStream os) throws IOException {
+        try (JsonGenerator j = JsonFactory.builder().build().createGenerator(os, JsonEncoding.UTF8)) {
+            j.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
+            j.setPrettyPrinter(new DefaultPrettyPrinter());
+            j.writeStartObject();
+            j.writeStringField("file", file);
+            j.writeObjectFieldStart("summary");
+            j.writeNumberField("frames", a.frames());
+            j.writeNumberField("streams", a.streams().size());
+            j.writeNumberField("pdus", a.pdus());
+            j.writeNumberField("messages", a.messages());
+            j.writeNumberField("errors", a.count(Severity.ERROR));
+            j.writeNumberField("warnings", a.count(Severity.WARNING));
+            j.writeNumberField("info", a.count(Severity.INFO));
+            if (a.error() != null) j.writeStringField("incomplete", a.error());
+            j.writeEndObject();
+            j.writeArrayFieldStart("streams");
+            for (Analysis.Stream s : a.streams()) {
+                j.writeStartObject();
+                j.writeNumberField("stream", s.index());
+                j.writeStringField("client", s.client().toString());
+                j.writeStringField("server", s.server().toString());
+                for (Direction d : Direction.values()) {
+                    StreamSummary.Counters c = s.summary().counters(d);
+                    j.writeObjectFieldStart(d == Direction.CLIENT_TO_SERVER ? "clientToServer" : "serverToClient");
+                    j.writeNumberField("messages", c.messages());
+                    j.writeObjectFieldStart("messagesByOpcode");
+                    for (Map.Entry<Opcode, Long> e : c.messagesByOpcode().entrySet()) j.writeNumberField(e.getKey().rfcName(), e.getValue());
+                    j.writeEndObject();
+                    j.writeNumberField("bytesPlaced", c.bytesPlaced());
+                    j.writeNumberField("bytesDelivered", c.bytesDelivered());
+                    j.writeEndObject();
+                }
+                j.writeEndObject();
+            }
+            j.writeEndArray();
+            j.writeArrayFieldStart("violations");
+            for (Violation v : a.violations()) {
+                j.writeStartObject();
+                j.writeNumberField("frame", v.frame());
+                j.writeArrayFieldStart("frames");
+                for (long f : v.frames()) j.writeNumber(f);
+                j.writeEndArray();
+                j.writeNumberField("stream", v.stream());
+                if (v.direction() != null) j.writeStringField("direction", v.direction() == Direction.CLIENT_TO_SERVER ? "client-to-server" : "server-to-client");
+                j.writeStringField("layer", v.layer().name());
+                j.writeStringField("check", v.id());
+                j.writeStringField("rfc", v.rfc());
+                j.writeStringField("section", v.section());
+                ErrorType e = v.errorType();
+                if (e == null) {
+                    j.writeNullField("etype");
+                } else {
+                    j.writeObjectFieldStart("etype");
+                    j.writeNumberField("layer", e.layer());
+                    j.writeNumberField("etype", e.etype());
+                    j.writeNumberField("code", e.code());
+                    j.writeEndObject();
+                }
+                j.writeStringField("name", e != null ? e.name() : v.check().title());
+                j.writeStringField("severity", v.severity().name().toLowerCase());
+                j.writeStringField("message", v.message());
+                j.writeEndObject();
+            }
+            j.writeEndArray();
+            j.writeEndObject();
+            j.writeRaw('\n');
+        }
+    }
+
+    // ---------------------------------------------------------------- junit
+
+    /**
+     * JUnit XML: one test case per stream and check family (the layer: MPA, DDP, RDMAP, SECURITY); violations at
+     * or above the fail level are its failures, the others go to its system-out.
+     */
+    static void junit(Analysis a, String file, Severity failLevel, OutputStream os) throws IOException {
+        Map<String, List<Violation>> cases = new LinkedHashMap<>();
+        for (Analysis.Stream s : a.streams()) {
+            for (Layer l : Layer.values()) cases.put(s.index() + "|" + l, new ArrayList<>());
+        }
+        for (Violation v : a.violations()) {
+            cases.computeIfAbsent(v.stream() + "|" + v.layer(), k -> new ArrayList<>()).add(v);
+        }
+        long failures = cases.values().stream().filter(vs -> vs.stream().anyMatch(v -> fails(v, failLevel))).count();
+        try {
+            XMLStreamWriter x = XMLOutputFactory.newFactory().createXMLStreamWriter(os, "UTF-8");
+            x.writeStartDocument("UTF-8", "1.0");
+            x.writeCharacters("\n");
+            x.writeStartElement("testsuite");
+            x.writeAttribute("name", "rddp analyze " + file);
+            x.writeAttribute("tests", Integer.toString(cases.size()));
+            x.writeAttribute("failures", Long.toString(failures));
+            x.writeAttribute("errors", a.error() != null ? "1" : "0");
+            x.writeAttribute("skipped", "0");
+            x.writeCharacters("\n");
+            for (Map.Entry<String, List<Violation>> c : cases.entrySet()) {
+                String[] key = c.getKey().split("\\|");
+                x.writeCharacters("  ");
+                x.writeStartElement("testcase");
+                x.writeAttribute("classname", "rddp.stream" + key[0]);
+                x.writeAttribute("name", key[1]);
+                List<Violation> failing = c.getValue().stream().filter(v -> fails(v, failLevel)).toList();
+                if (!failing.isEmpty()) {
+                    x.writeStartElement("failure");
+                    x.writeAttribute("message", failing.size() + " violation(s), first: " + failing.get(0));
+                    x.writeAttribute("type", failing.get(0).id());
+                    x.writeCharacters(failing.stream().map(Violation::toString).collect(Collectors.joining("\n")));
+                    x.writeEndElement();
+                }
+                List<Violation> rest = c.getValue().stream().filter(v -> !fails(v, failLevel)).toList();
+                if (!rest.isEmpty()) {
+                    x.writeStartElement("system-out");
+                    x.writeCharacters(rest.stream().map(Violation::toString).collect(Collectors.joining("\n")));
+                    x.writeEndElement();
+                }
+                x.writeEndElement();
+                x.writeCharacters("\n");
+            }
+            if (a.error() != null) {
+                x.writeCharacters("  ");
+                x.writeStartElement("testcase");
+                x.writeAttribute("classname", "rddp.capture");
+                x.writeAttribute("name", "read");
+                x.writeStartElement("error");
+                x.writeAttribute("message", a.error());
+                x.writeEndElement();
+                x.writeEndElement();
+                x.writeCharacters("\n");
+            }
+            x.writeEndElement();
+            x.writeCharacters("\n");
+            x.writeEndDocument();
+            x.flush();
+        } catch (XMLStreamException e) {
+            throw new IOException(e);
+        }
+    }
+
+    private static boolean fails(Violation v, Severity level) {
+        return level != null && v.severity().atLeast(level);
+    }
+}

@@ -1,0 +1,160 @@
+package io.rddp.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.rddp.capture.CaptureReader;
+import io.rddp.capture.CaptureReaders;
+import io.rddp.capture.Frame;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+import org.w3c.dom.NodeList;
+
+import javax.xml.parsers.DocumentBuilderFactory;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class AnalyzeCommandTest {
+
+    @TempDir
+    Path tmp;
+
+    private static String cap(String rel) {
+        return Repo.pcaps().resolve(rel).toString();
+    }
+
+    /** Runs the CLI with stderr captured; returns the exit code and keeps stderr in {@link #err}. */
+    private String err;
+
+    private int run(String... args) {
+        PrintStream old = System.err;
+        ByteArrayOutputStream e = new ByteArrayOutputStream();
+        try {
+            System.setErr(new PrintStream(e, true, StandardCharsets.UTF_8));
+            return Main.run(args);
+        } finally {
+            System.setErr(old);
+            err = e.toString(StandardCharsets.UTF_8);
+        }
+    }
+
+    @Test
+    void cleanRealCaptureExitsZeroAndSummarisesTheStream() throws Exception {
+        Path out = tmp.resolve("r.txt");
+        assertThat(run("analyze", "-o", out.toString(), cap("siw/siw-rping-lo.pcap"))).isZero();
+        String text = Files.readString(out);
+        assertThat(text).contains("90 frames, 1 MPA streams, 72 PDUs, 70 DDP messages")
+                .contains("MPA rev 2 enhanced IRD/ORD 1/1").contains("violations: 0 errors, 0 warnings");
+    }
+
+    @Test
+    void violationsAtTheFailLevelExitOneAndNeverDoesNot() {
+        assertThat(run("analyze", "-o", tmp.resolve("a").toString(), cap("generated/terminate.pcap"))).isEqualTo(1);
+        assertThat(run("analyze", "--fail-on", "never", "-o", tmp.resolve("b").toString(), cap("generated/terminate.pcap"))).isZero();
+        // softuiwarp leaves a Read Request unanswered: a warning, so it fails only with --fail-on warning
+        assertThat(run("analyze", "-o", tmp.resolve("c").toString(), cap("public/softuiwarp-uiwarp.pcap"))).isZero();
+        assertThat(run("analyze", "--fail-on", "warning", "-o", tmp.resolve("d").toString(), cap("public/softuiwarp-uiwarp.pcap"))).isEqualTo(1);
+    }
+
+    @Test
+    void jsonReportKeepsTheContract() throws Exception {
+        Path out = tmp.resolve("r.json");
+        assertThat(run("analyze", "--format", "json", "-o", out.toString(), cap("generated/terminate.pcap"))).isEqualTo(1);
+        JsonNode root = new ObjectMapper().readTree(out.toFile());
+        assertThat(root.path("summary").path("frames").asLong()).isEqualTo(13);
+        assertThat(root.path("summary").has("streams")).isTrue();
+        assertThat(root.path("summary").path("pdus").asLong()).isEqualTo(7);
+        assertThat(root.path("summary").path("messages").asLong()).isEqualTo(5);
+        JsonNode v = root.path("violations").get(0);
+        for (String key : List.of("frame", "stream", "layer", "rfc", "section", "etype", "name", "severity", "message")) {
+            assertThat(v.has(key)).as(key).isTrue();
+        }
+        assertThat(v.path("frame").asLong()).isEqualTo(10);
+        assertThat(v.path("etype").path("layer").asInt()).isEqualTo(1);
+        assertThat(v.path("etype").path("etype").asInt()).isEqualTo(2);
+        assertThat(v.path("etype").path("code").asInt()).isEqualTo(3);
+        assertThat(v.path("name").asText()).isEqualTo("DDP Untagged Buffer Error: Invalid MSN - MSN range is not valid");
+        assertThat(v.path("severity").asText()).isEqualTo("error");
+        assertThat(v.path("rfc").asText()).isEqualTo("RFC 5041");
+    }
+
+    @Test
+    void junitReportHasOneCasePerStreamAndFamilyWithTheViolationAsFailure() throws Exception {
+        Path out = tmp.resolve("r.xml");
+        assertThat(run("analyze", "--format", "junit", "-o", out.toString(), cap("generated/terminate.pcap"))).isEqualTo(1);
+        Document doc = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(out.toFile());
+        Element suite = doc.getDocumentElement();
+        assertThat(suite.getTagName()).isEqualTo("testsuite");
+        assertThat(suite.getAttribute("tests")).isEqualTo("4"); // one stream × MPA, DDP, RDMAP, SECURITY
+        assertThat(suite.getAttribute("failures")).isEqualTo("1");
+        NodeList failures = doc.getElementsByTagName("failure");
+        assertThat(failures.getLength()).isEqualTo(1);
+        assertThat(((Element) failures.item(0).getParentNode()).getAttribute("name")).isEqualTo("DDP");
+        assertThat(failures.item(0).getTextContent()).contains("ddp.untagged.msn", "frame 10");
+    }
+
+    @Test
+    void annotateWritesEveryFrameWithViolationsAsComments() throws Exception {
+        Path annotated = tmp.resolve("a.pcapng");
+        assertThat(run("analyze", "--fail-on", "never", "--annotate", annotated.toString(), "-o", tmp.resolve("r").toString(),
+                cap("generated/terminate.pcap"))).isZero();
+        List<String> comments = new ArrayList<>();
+        int frames = 0;
+        try (CaptureReader r = CaptureReaders.open(annotated)) {
+            Frame f = new Frame();
+            while (r.next(f)) {
+                frames++;
+                if (f.comment != null) comments.add(f.number + " " + f.comment);
+            }
+        }
+        assertThat(frames).isEqualTo(13);
+        assertThat(comments).hasSize(1);
+        assertThat(comments.get(0)).startsWith("10 rddp: error ddp.untagged.msn");
+    }
+
+    @Test
+    void registeredStagsWithStrictTurnUnknownIntoKnown() throws Exception {
+        Path stags = tmp.resolve("stags.json");
+        // rping's three buffers (the Read source, the Read sink and the Write target in siw-rping-lo.pcap)
+        Files.writeString(stags, "[{\"stag\": \"0x2e281c00\", \"baseTo\": \"0x562fd6d96370\", \"length\": 64, \"access\": [\"read\"], \"owner\": \"client\"},"
+                + " {\"stag\": \"0x5fb74500\", \"baseTo\": \"0x5555a6e24550\", \"length\": 64, \"access\": [\"write\"], \"owner\": \"server\"},"
+                + " {\"stag\": \"0x575be400\", \"baseTo\": \"0x562fd6d96550\", \"length\": 64, \"access\": [\"write\"], \"owner\": \"client\"}]");
+        Path out = tmp.resolve("r.json");
+        int rc = run("analyze", "--strict", "--stags", stags.toString(), "--format", "json", "-o", out.toString(), cap("siw/siw-rping-lo.pcap"));
+        JsonNode root = new ObjectMapper().readTree(out.toFile());
+        assertThat(root.path("violations")).as(root.toPrettyString()).isEmpty();
+        assertThat(rc).isZero();
+        // without the registration, strict mode makes the unknown STags errors
+        assertThat(run("analyze", "--strict", "-o", tmp.resolve("x").toString(), cap("siw/siw-rping-lo.pcap"))).isEqualTo(1);
+    }
+
+    @Test
+    void badStagFileOrMissingCaptureIsExitTwoWithAClearMessage() throws Exception {
+        Path stags = tmp.resolve("bad.json");
+        Files.writeString(stags, "{\"not\": \"an array\"}");
+        assertThat(run("analyze", "--stags", stags.toString(), cap("siw/siw-rping-lo.pcap"))).isEqualTo(2);
+        assertThat(err).contains("bad.json").contains("array").doesNotContain("Exception");
+        assertThat(run("analyze", tmp.resolve("none.pcap").toString())).isEqualTo(2);
+        assertThat(err).contains("no such file");
+    }
+
+    @Test
+    void truncatedCaptureReportsWhatWasAnalysedThenExitsTwo() throws Exception {
+        byte[] whole = Files.readAllBytes(Repo.pcaps().resolve("siw/siw-rping-lo.pcap"));
+        Path cut = tmp.resolve("cut.pcap");
+        Files.write(cut, Arrays.copyOf(whole, whole.length / 2 + 5));
+        Path out = tmp.resolve("r.txt");
+        assertThat(run("analyze", "-o", out.toString(), cut.toString())).isEqualTo(2);
+        assertThat(err).contains("cut.pcap").containsPattern("offset \\d+").doesNotContain("Exception");
+        assertThat(Files.readString(out)).contains("incomplete:").contains("1 MPA streams");
+    }
+}

@@ -1,0 +1,115 @@
+package io.rddp.analyze;
+
+import io.rddp.capture.CaptureReader;
+import io.rddp.capture.CaptureReaders;
+import io.rddp.capture.LinkType;
+import io.rddp.capture.PcapWriter;
+import io.rddp.generate.Generator;
+import io.rddp.generate.Scenario;
+import io.rddp.sink.Severity;
+import io.rddp.sink.SinkModel;
+import io.rddp.sink.StagRegistry;
+import io.rddp.sink.Violation;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class AnalyzerTest {
+
+    static Path pcaps() {
+        String prop = System.getProperty("rddp.root");
+        Path root = prop != null ? Path.of(prop) : Path.of("..");
+        return root.resolve("pcaps");
+    }
+
+    static Analysis analyze(Path file) throws IOException {
+        try (CaptureReader r = CaptureReaders.open(file)) {
+            return new Analyzer(SinkModel.Options.defaults(), StagRegistry.empty()).run(r, () -> { });
+        }
+    }
+
+    private static List<String> problems(Analysis a) {
+        return a.violations().stream().filter(v -> v.severity().atLeast(Severity.WARNING)).map(Violation::toString).toList();
+    }
+
+    /** The real siw captures follow the RFCs: no error and no warning (unknown STags are only "unverifiable"). */
+    @TestFactory
+    Stream<DynamicTest> everySiwCaptureAnalyzesClean() throws IOException {
+        try (Stream<Path> files = Files.list(pcaps().resolve("siw"))) {
+            List<Path> caps = files.sorted().toList();
+            assertThat(caps).hasSizeGreaterThanOrEqualTo(9);
+            return caps.stream().map(f -> DynamicTest.dynamicTest(f.getFileName().toString(), () -> {
+                Analysis a = analyze(f);
+                assertThat(a.error()).isNull();
+                assertThat(problems(a)).isEmpty();
+                assertThat(a.pdus()).isPositive();
+            }));
+        }
+    }
+
+    @Test
+    void rpingCountsMessagesPerStreamAndOpcode() throws IOException {
+        Analysis a = analyze(pcaps().resolve("siw/siw-rping-lo.pcap"));
+        assertThat(a.frames()).isEqualTo(90);
+        assertThat(a.pdus()).isEqualTo(72);
+        assertThat(a.streams()).hasSize(1);
+        var c2s = a.streams().get(0).summary().clientToServer();
+        // rping -C 10: per round the client sends 2 Sends and 1 Read Response
+        assertThat(c2s.messages()).isEqualTo(30);
+        assertThat(c2s.bytesPlaced()).isEqualTo(10 * 64);
+    }
+
+    @Test
+    void theTerminateCaptureHasExactlyTheSkippedMsnAndItsTerminateMatches() throws IOException {
+        Analysis a = analyze(pcaps().resolve("generated/terminate.pcap"));
+        assertThat(a.violations()).filteredOn(v -> v.severity().atLeast(Severity.WARNING))
+                .extracting(Violation::id, Violation::frame)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("ddp.untagged.msn", 10L));
+        assertThat(a.violations().get(0).errorType().triple()).isEqualTo("1/2/3");
+    }
+
+    /** What our encoder writes, the model accepts: every scenario but terminate is clean. */
+    @ParameterizedTest
+    @EnumSource(value = Scenario.class, names = "TERMINATE", mode = EnumSource.Mode.EXCLUDE)
+    void everyGeneratedScenarioIsCleanForTheSinkModel(Scenario s) throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (PcapWriter w = new PcapWriter(bytes, LinkType.ETHERNET, true)) {
+            Generator.generate(s, new Generator.Options(0, 6, 3000, 1460, true, 5), w);
+        }
+        Path f = Files.createTempFile("scenario", ".pcap");
+        try {
+            Files.write(f, bytes.toByteArray());
+            Analysis a = analyze(f);
+            assertThat(problems(a)).isEmpty();
+            assertThat(a.messages()).isPositive();
+        } finally {
+            Files.delete(f);
+        }
+    }
+
+    @Test
+    void aTruncatedCaptureIsAnalysedUpToWhereItBreaksAndSaysWhere() throws IOException {
+        byte[] whole = Files.readAllBytes(pcaps().resolve("siw/siw-rping-lo.pcap"));
+        Path cut = Files.createTempFile("cut", ".pcap");
+        try {
+            Files.write(cut, java.util.Arrays.copyOf(whole, whole.length / 2));
+            Analysis a = analyze(cut);
+            assertThat(a.error()).contains("offset").contains("frame");
+            assertThat(a.frames()).isBetween(10L, 89L);
+            assertThat(a.pdus()).isPositive();
+        } finally {
+            Files.delete(cut);
+        }
+    }
+}
