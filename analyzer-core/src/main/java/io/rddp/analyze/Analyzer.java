@@ -116,6 +116,11 @@ public final class Analyzer {
         }
 
         @Override
+        public void onFramingError(TcpConnection connection, Direction direction, long frame, String detail) {
+            model.onFramingError(connection.index(), direction, frame, detail);
+        }
+
+        @Override
         public void onClose(TcpConnection connection, Direction direction, boolean reset, long frame) {
             model.onClose(connection.index(), direction, reset, frame);
         }

@@ -117,6 +117,11 @@ public final class DecodePipeline {
         }
 
         @Override
+        public void onMarkerError(TcpConnection c, Direction d, long offset, long frame, String detail) {
+            listener.onFramingError(c, d, frame, detail);
+        }
+
+        @Override
         public void onNotice(Notice notice) {
             listener.onNotice(notice);
         }

@@ -25,6 +25,10 @@ public interface PduListener {
     default void onGap(TcpConnection connection, Direction direction, long offset, long length, long frame) {
     }
 
+    /** MPA framing error that is not visible in a PDU's own fields, e.g. a Marker pointing wrong (RFC 5044 §4.2). */
+    default void onFramingError(TcpConnection connection, Direction direction, long frame, String detail) {
+    }
+
     /** FIN (reset = false) or RST of a direction. */
     default void onClose(TcpConnection connection, Direction direction, boolean reset, long frame) {
     }

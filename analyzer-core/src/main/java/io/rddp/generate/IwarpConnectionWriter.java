@@ -65,6 +65,7 @@ public final class IwarpConnectionWriter {
     private final TcpSessionWriter tcp;
     private final Config config;
     private final FpduEncoder[] fpdus = new FpduEncoder[2];
+    private final long[] markerBase = new long[2];
     private final long[][] msn = new long[2][4];
 
     public IwarpConnectionWriter(Endpoint client, Endpoint server, Config config, TcpSessionWriter.Options options,
@@ -103,7 +104,8 @@ public final class IwarpConnectionWriter {
         b.flip();
         tcp.send(d, b, config.mss());
         boolean markers = d == Direction.SERVER_TO_CLIENT ? config.markersToClient() : config.markersToServer();
-        fpdus[d.ordinal()] = new FpduEncoder(markers, config.crc(), tcp.nextOffset(d));
+        markerBase[d.ordinal()] = tcp.nextOffset(d);
+        fpdus[d.ordinal()] = new FpduEncoder(markers, config.crc(), markerBase[d.ordinal()]);
     }
 
     public RdmapEncoder.Builder send(Direction d, ByteBuffer data) {
@@ -149,11 +151,35 @@ public final class IwarpConnectionWriter {
 
     /** Frames each ULPDU as one FPDU and sends each FPDU in its own TCP segment(s), as RFC 5044 §5 recommends. */
     public void ulpdus(Direction d, List<ByteBuffer> ulpdus) {
+        ulpdus(d, ulpdus, (fpdu, offset) -> fpdu);
+    }
+
+    /** Changes the octets of an encoded FPDU before it is sent: bad CRCs, wrong Marker pointers, any fault. */
+    @FunctionalInterface
+    public interface FpduMutation {
+        /**
+         * @param fpdu   the FPDU as encoded (Markers and CRC included), to change in place or replace
+         * @param offset TCP stream offset of its first octet
+         */
+        byte[] apply(byte[] fpdu, long offset);
+    }
+
+    /** As {@link #ulpdus(Direction, List)}, passing each encoded FPDU through {@code mutation} first. */
+    public void ulpdus(Direction d, List<ByteBuffer> ulpdus, FpduMutation mutation) {
         FpduEncoder enc = fpdus[d.ordinal()];
         if (enc == null) throw new IllegalStateException("no MPA start frame was sent in direction " + d);
         for (ByteBuffer u : ulpdus) {
-            tcp.send(d, ByteBuffer.wrap(enc.encode(u)), config.mss());
+            long offset = enc.offset();
+            tcp.send(d, ByteBuffer.wrap(mutation.apply(enc.encode(u), offset)), config.mss());
         }
+    }
+
+    /**
+     * Stream offset of the direction's first FPDU: Markers sit at offsets congruent to it modulo 512
+     * (RFC 5044 §4.3).
+     */
+    public long markerBase(Direction d) {
+        return markerBase[d.ordinal()];
     }
 
     /** Both FINs. */

@@ -550,8 +550,10 @@ public final class MpaDecoder implements TcpListener {
             int expected = m == 0 ? 0 : m - hdr;
             if ((ptr & ~3) != expected) {
                 badMarkers++;
-                notice(c, Severity.WARNING, frameAt(s, p + m), p + m, "Marker FPDUPTR " + ptr + " should be "
-                        + expected + " for the FPDU at offset " + offset + " (RFC 5044 §4.2, §4.3)");
+                String detail = "Marker FPDUPTR " + ptr + " should be " + expected + " for the FPDU at offset "
+                        + offset + " (RFC 5044 §4.2, §4.3)";
+                notice(c, Severity.WARNING, frameAt(s, p + m), p + m, detail);
+                listener.onMarkerError(c.tcp, s.dir, p + m, frameAt(s, p + m), detail);
             }
         }
         if ((Boolean.FALSE.equals(ok) || badMarkers > 0) && !plausibleHeader(w, wp, d0, ulpduLength)) {

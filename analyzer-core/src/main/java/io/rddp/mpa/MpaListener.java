@@ -14,6 +14,10 @@ public interface MpaListener {
     /** One FPDU; its ULPDU view is valid only during the call. */
     void onFpdu(TcpConnection connection, Direction direction, Fpdu fpdu);
 
+    /** A Marker whose FPDUPTR does not point where RFC 5044 §4.2 says (also reported as a notice). */
+    default void onMarkerError(TcpConnection connection, Direction direction, long offset, long frame, String detail) {
+    }
+
     /** Framing facts: bad marker, CRC mismatch, lost synchronisation, inferred parameters. */
     default void onNotice(Notice notice) {
     }
