@@ -39,6 +39,7 @@ final class ViolationCorpus {
     static final Map<String, Consumer<IwarpConnectionWriter>> CASES = new LinkedHashMap<>();
 
     private static final long STAG = 0x1234_5600L, TO = 0x7f00_0000_1000L;
+    private static final MpaStartFrame.Enhanced ENHANCED = new MpaStartFrame.Enhanced(2, 2, false, false, false, false);
 
     private static ByteBuffer bytes(int n) {
         byte[] b = new byte[n];
@@ -131,9 +132,126 @@ final class ViolationCorpus {
         });
         // RFC 5041 §5.2: the first segment of a message has MO 40, not 0.
         CASES.put("mo-not-zero", w -> w.message(CLIENT_TO_SERVER, w.send(CLIENT_TO_SERVER, bytes(16)).mo(40)));
+
+        // ---- handshake (these cases write their own start frames: names begin with "start-")
+        // RFC 5044 §7.1.1: PD_Length above 512.
+        CASES.put("start-pd-length", w -> {
+            w.tcp().handshake();
+            w.startFrame(CLIENT_TO_SERVER, MpaStartFrame.request(true, true, 2, ENHANCED, new byte[600]));
+            w.startFrame(SERVER_TO_CLIENT, MpaStartFrame.reply(false, true, false, 2, ENHANCED, new byte[0]));
+            w.message(CLIENT_TO_SERVER, w.send(CLIENT_TO_SERVER, bytes(16)));
+        });
+        // RFC 5044 §7.1.1: Rev 3 does not exist.
+        CASES.put("start-rev", w -> {
+            w.tcp().handshake();
+            w.startFrame(CLIENT_TO_SERVER, MpaStartFrame.request(true, true, 3, ENHANCED, new byte[0]));
+            w.startFrame(SERVER_TO_CLIENT, MpaStartFrame.reply(false, true, false, 2, ENHANCED, new byte[0]));
+            w.message(CLIENT_TO_SERVER, w.send(CLIENT_TO_SERVER, bytes(16)));
+        });
+        // RFC 5044 §7.1.1: Res bits other than RFC 6581's enhanced flag are set.
+        CASES.put("start-reserved", w -> {
+            w.tcp().handshake();
+            MpaStartFrame q = MpaStartFrame.request(true, true, 2, ENHANCED, new byte[0]);
+            w.startFrame(CLIENT_TO_SERVER, new MpaStartFrame(q.kind(), true, true, true, false, q.reserved() | 0x03,
+                    2, q.pdLength(), q.privateData(), q.enhanced()));
+            w.startFrame(SERVER_TO_CLIENT, MpaStartFrame.reply(false, true, false, 2, ENHANCED, new byte[0]));
+            w.message(CLIENT_TO_SERVER, w.send(CLIENT_TO_SERVER, bytes(16)));
+        });
+        // RFC 5044 §7.1.2: the Responder sends an FPDU before the Initiator's first one.
+        CASES.put("start-responder-first", w -> {
+            w.tcp().handshake();
+            w.startFrame(CLIENT_TO_SERVER, MpaStartFrame.request(true, true, 2, ENHANCED, new byte[0]));
+            w.startFrame(SERVER_TO_CLIENT, MpaStartFrame.reply(false, true, false, 2, ENHANCED, new byte[0]));
+            w.message(SERVER_TO_CLIENT, w.send(SERVER_TO_CLIENT, bytes(16)));
+            w.message(CLIENT_TO_SERVER, w.send(CLIENT_TO_SERVER, bytes(16)));
+        });
+        // RFC 5044 §7.1.2: the Initiator sends an FPDU before the Reply arrived.
+        CASES.put("start-initiator-early", w -> {
+            w.tcp().handshake();
+            w.startFrame(CLIENT_TO_SERVER, MpaStartFrame.request(true, true, 2, ENHANCED, new byte[0]));
+            w.message(CLIENT_TO_SERVER, w.send(CLIENT_TO_SERVER, bytes(16)));
+            w.startFrame(SERVER_TO_CLIENT, MpaStartFrame.reply(false, true, false, 2, ENHANCED, new byte[0]));
+        });
+
+        // ---- DDP
+        // RFC 5041 §4.1: a Reserved bit of the control field set.
+        CASES.put("ddp-reserved", w -> w.message(CLIENT_TO_SERVER, w.send(CLIENT_TO_SERVER, bytes(16)).ddpReserved(1)));
+        // RFC 5041 §4.3: a ULPDU of 10 octets cannot hold the 18-octet untagged header.
+        CASES.put("ddp-header-short", w -> w.ulpdus(CLIENT_TO_SERVER, java.util.List.of(bytes(10).put(0, (byte) 0x41))));
+        // RFC 5041 §7.1: TO + length wraps past 2^64.
+        CASES.put("tagged-to-wrap", w -> w.message(CLIENT_TO_SERVER, w.write(CLIENT_TO_SERVER, STAG, 0xFFFF_FFFF_FFFF_FFE0L, bytes(64))));
+        // RFC 5041 §5.3: segments of one Write sent out of TO order.
+        CASES.put("tagged-to-order", w -> {
+            var segs = w.write(CLIENT_TO_SERVER, STAG, TO, bytes(3000)).mulpdu(1024).segments();
+            w.ulpdus(CLIENT_TO_SERVER, java.util.List.of(segs.get(0).toByteBuffer(), segs.get(2).toByteBuffer(), segs.get(1).toByteBuffer()));
+        });
+        // RFC 5041 §5.3: segments of two Sends interleaved.
+        CASES.put("untagged-interleaved", w -> {
+            var a = w.send(CLIENT_TO_SERVER, bytes(1500)).mulpdu(1024).segments();
+            var b = w.send(CLIENT_TO_SERVER, bytes(1500)).mulpdu(1024).segments();
+            w.ulpdus(CLIENT_TO_SERVER, java.util.List.of(a.get(0).toByteBuffer(), b.get(0).toByteBuffer(), a.get(1).toByteBuffer(), b.get(1).toByteBuffer()));
+        });
+
+        // ---- RDMAP
+        // RFC 5040 §4.1: the Rsv bits of the RDMAP control field set.
+        CASES.put("rdmap-reserved", w -> w.message(CLIENT_TO_SERVER, w.send(CLIENT_TO_SERVER, bytes(16)).rdmapReserved(1)));
+        // RFC 5040 §4.1: a Send on the tagged buffer model.
+        CASES.put("opcode-wrong-model", w -> w.message(CLIENT_TO_SERVER, w.send(CLIENT_TO_SERVER, bytes(16)).tagged(true).stag(STAG).to(TO)));
+        // RFC 5040 §4.4: the Read Response is 32 octets short of the size requested.
+        CASES.put("read-response-short", w -> {
+            w.message(CLIENT_TO_SERVER, w.readRequest(CLIENT_TO_SERVER, new ReadRequest(STAG, TO, 64, 0x99_0000L, 0x2000)));
+            w.message(SERVER_TO_CLIENT, w.readResponse(SERVER_TO_CLIENT, STAG, TO, bytes(32)));
+        });
+        // RFC 5040 §4.4: the Read Response lands at another TO than the sink TO requested.
+        CASES.put("read-response-wrong-to", w -> {
+            w.message(CLIENT_TO_SERVER, w.readRequest(CLIENT_TO_SERVER, new ReadRequest(STAG, TO, 64, 0x99_0000L, 0x2000)));
+            w.message(SERVER_TO_CLIENT, w.readResponse(SERVER_TO_CLIENT, STAG, TO + 0x40, bytes(64)));
+        });
+        // RFC 5040 §5.2.1: a Read Request the peer never answers while it goes on sending.
+        CASES.put("read-unanswered", w -> {
+            w.message(CLIENT_TO_SERVER, w.readRequest(CLIENT_TO_SERVER, new ReadRequest(STAG, TO, 64, 0x99_0000L, 0x2000)));
+            w.message(SERVER_TO_CLIENT, w.send(SERVER_TO_CLIENT, bytes(16)));
+        });
+        // RFC 5040 §7.2: a Read Request whose source TO + size wraps past 2^64.
+        CASES.put("read-request-to-wrap", w -> {
+            w.message(CLIENT_TO_SERVER, w.readRequest(CLIENT_TO_SERVER, new ReadRequest(STAG, TO, 64, 0x99_0000L, 0xFFFF_FFFF_FFFF_FFF0L)));
+            w.message(SERVER_TO_CLIENT, w.readResponse(SERVER_TO_CLIENT, STAG, TO, bytes(64)));
+        });
+        // RFC 7306 §5.1: an Atomic Request whose remote TO is not 8-octet aligned.
+        CASES.put("atomic-misaligned", w -> {
+            w.message(CLIENT_TO_SERVER, w.atomicRequest(CLIENT_TO_SERVER, io.rddp.rdmap.AtomicRequest.fetchAdd(1, STAG, TO + 3, 1, 0)));
+            w.message(SERVER_TO_CLIENT, w.atomicResponse(SERVER_TO_CLIENT, new io.rddp.rdmap.AtomicResponse(1, 0)));
+        });
+        // RFC 7306 §5.2.2: the Atomic Response names another request.
+        CASES.put("atomic-response-mismatch", w -> {
+            w.message(CLIENT_TO_SERVER, w.atomicRequest(CLIENT_TO_SERVER, io.rddp.rdmap.AtomicRequest.fetchAdd(1, STAG, TO, 1, 0)));
+            w.message(SERVER_TO_CLIENT, w.atomicResponse(SERVER_TO_CLIENT, new io.rddp.rdmap.AtomicResponse(9, 0)));
+        });
+        // RFC 5040 §5.4: a second Terminate from the same side.
+        CASES.put("terminate-repeated", w -> {
+            w.message(CLIENT_TO_SERVER, w.send(CLIENT_TO_SERVER, bytes(16)));
+            w.message(SERVER_TO_CLIENT, w.terminate(SERVER_TO_CLIENT, Terminate.of(0, 0, 0)));
+            w.message(SERVER_TO_CLIENT, w.terminate(SERVER_TO_CLIENT, Terminate.of(0, 0, 0)));
+        });
+        // RFC 5040 §7.1: a Terminate blaming an error (Invalid MSN) that the peer did not commit.
+        CASES.put("terminate-unexplained", w -> {
+            var ok = w.send(CLIENT_TO_SERVER, bytes(16));
+            w.message(CLIENT_TO_SERVER, ok);
+            var seg = ok.segments().get(0);
+            w.message(SERVER_TO_CLIENT, w.terminate(SERVER_TO_CLIENT,
+                    Terminate.of(1, 2, 3, seg.length(), (UntaggedHeader) seg.header(), null)));
+        });
+        // RFC 5040 §4.8/§7: Error Code 0x77 is not defined for DDP untagged buffer errors.
+        CASES.put("terminate-code-undefined", w -> {
+            w.message(CLIENT_TO_SERVER, w.send(CLIENT_TO_SERVER, bytes(16)));
+            w.message(SERVER_TO_CLIENT, w.terminate(SERVER_TO_CLIENT, Terminate.of(1, 2, 0x77)));
+        });
     }
 
-    /** The capture of one case: a normal TCP and MPA rev 2 start (CRC on, Markers toward the client), then the case. */
+    /**
+     * The capture of one case: a normal TCP and MPA rev 2 start (CRC on, Markers toward the client), then the case;
+     * "start-" cases write their own start frames, which must announce the same Markers and CRC.
+     */
     static byte[] build(String name) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try (CaptureWriter pcap = new PcapWriter(out, LinkType.ETHERNET, true)) {
@@ -149,7 +267,7 @@ final class ViolationCorpus {
             IwarpConnectionWriter w = new IwarpConnectionWriter(
                     new Endpoint(new byte[]{(byte) 192, 0, 2, 1}, 40001), new Endpoint(new byte[]{(byte) 192, 0, 2, 2}, 4791),
                     cfg, TcpSessionWriter.Options.defaults(), sink);
-            w.open();
+            if (!name.startsWith("start-")) w.open();
             CASES.get(name).accept(w);
             w.close();
         } catch (IOException e) {
