@@ -241,6 +241,62 @@ final class ViolationCorpus {
             w.message(SERVER_TO_CLIENT, w.terminate(SERVER_TO_CLIENT,
                     Terminate.of(1, 2, 3, seg.length(), (UntaggedHeader) seg.header(), null)));
         });
+        // RFC 5040 §7.1: the Terminate names the wrong error (1/2/4 Invalid MO) for a skipped MSN (1/2/3).
+        CASES.put("terminate-mismatch", w -> {
+            w.message(CLIENT_TO_SERVER, w.send(CLIENT_TO_SERVER, bytes(32)));
+            w.send(CLIENT_TO_SERVER, bytes(32));
+            var bad = w.send(CLIENT_TO_SERVER, bytes(32));
+            w.message(CLIENT_TO_SERVER, bad);
+            var seg = bad.segments().get(0);
+            w.message(SERVER_TO_CLIENT, w.terminate(SERVER_TO_CLIENT,
+                    Terminate.of(1, 2, 4, seg.length(), (UntaggedHeader) seg.header(), null)));
+        });
+        // RFC 5040 §4.8: the Terminate quotes a DDP header (MSN 9) that is not the offending segment's.
+        CASES.put("terminate-wrong-header", w -> {
+            w.message(CLIENT_TO_SERVER, w.send(CLIENT_TO_SERVER, bytes(32)));
+            w.send(CLIENT_TO_SERVER, bytes(32));
+            var bad = w.send(CLIENT_TO_SERVER, bytes(32));
+            w.message(CLIENT_TO_SERVER, bad);
+            var seg = bad.segments().get(0);
+            UntaggedHeader h = (UntaggedHeader) seg.header();
+            w.message(SERVER_TO_CLIENT, w.terminate(SERVER_TO_CLIENT, Terminate.of(1, 2, 3, seg.length(),
+                    new UntaggedHeader(h.last(), h.reserved(), h.version(), h.rsvdUlp(), h.qn(), 9, h.mo()), null)));
+        });
+        // RFC 5040 §5.4 / §4.8: a Terminate on MSN 2 of QN 2 (it must be MSN 1: one Terminate per stream).
+        CASES.put("terminate-wrong-msn", w -> {
+            w.message(CLIENT_TO_SERVER, w.send(CLIENT_TO_SERVER, bytes(16)));
+            w.message(SERVER_TO_CLIENT, w.terminate(SERVER_TO_CLIENT, Terminate.of(0, 0, 0)).msn(2));
+        });
+        // RFC 5040 §4.4: a "Read Request" ULPDU too short for its 28-octet header.
+        CASES.put("rdmap-header-short", w -> w.message(CLIENT_TO_SERVER, w.send(CLIENT_TO_SERVER, bytes(10)).opcode(1).qn(1)));
+        // RFC 5040 §5.5: two Read Responses in the reverse order of their Requests.
+        CASES.put("read-response-order", w -> {
+            w.message(CLIENT_TO_SERVER, w.readRequest(CLIENT_TO_SERVER, new ReadRequest(STAG, TO, 64, 0x99_0000L, 0x2000)));
+            w.message(CLIENT_TO_SERVER, w.readRequest(CLIENT_TO_SERVER, new ReadRequest(STAG + 0x100, TO, 64, 0x99_0000L, 0x3000)));
+            w.message(SERVER_TO_CLIENT, w.readResponse(SERVER_TO_CLIENT, STAG + 0x100, TO, bytes(64)));
+            w.message(SERVER_TO_CLIENT, w.readResponse(SERVER_TO_CLIENT, STAG, TO, bytes(64)));
+        });
+        // RFC 7306 §5.2.1: Atomic operation code 1 is reserved.
+        CASES.put("atomic-opcode-reserved", w -> {
+            w.message(CLIENT_TO_SERVER, w.atomicRequest(CLIENT_TO_SERVER, new io.rddp.rdmap.AtomicRequest(0, 1, 1, STAG, TO, 1, 0, 0, ~0L)));
+            w.message(SERVER_TO_CLIENT, w.atomicResponse(SERVER_TO_CLIENT, new io.rddp.rdmap.AtomicResponse(1, 0)));
+        });
+        // RFC 5041 §4.2: the STag changes in the middle of one tagged message.
+        CASES.put("tagged-stag-changed", w -> {
+            var segs = w.write(CLIENT_TO_SERVER, STAG, TO, bytes(3000)).mulpdu(1024).segments();
+            io.rddp.ddp.TaggedHeader h = (io.rddp.ddp.TaggedHeader) segs.get(1).header();
+            var changed = new io.rddp.ddp.DdpSegment(new io.rddp.ddp.TaggedHeader(h.last(), h.reserved(), h.version(),
+                    h.rsvdUlp(), STAG + 0x100, h.to()), segs.get(1).payload());
+            w.ulpdus(CLIENT_TO_SERVER, java.util.List.of(segs.get(0).toByteBuffer(), changed.toByteBuffer(), segs.get(2).toByteBuffer()));
+        });
+        // RFC 6581 §9.1: the Responder's ORD exceeds the IRD the Initiator offered.
+        CASES.put("start-ord-above-ird", w -> {
+            w.tcp().handshake();
+            w.startFrame(CLIENT_TO_SERVER, MpaStartFrame.request(true, true, 2, ENHANCED, new byte[0]));
+            w.startFrame(SERVER_TO_CLIENT, MpaStartFrame.reply(false, true, false, 2,
+                    new MpaStartFrame.Enhanced(2, 8, false, false, false, false), new byte[0]));
+            w.message(CLIENT_TO_SERVER, w.send(CLIENT_TO_SERVER, bytes(16)));
+        });
         // RFC 5040 §4.8/§7: Error Code 0x77 is not defined for DDP untagged buffer errors.
         CASES.put("terminate-code-undefined", w -> {
             w.message(CLIENT_TO_SERVER, w.send(CLIENT_TO_SERVER, bytes(16)));
