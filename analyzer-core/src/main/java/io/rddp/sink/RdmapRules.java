@@ -626,8 +626,8 @@ final class RdmapRules {
         String section = e.level() == Expectation.Level.MUST ? "§7.1" : "§6.2.1";
         String went = sentAfter ? "went on sending (frame " + d.lastFrame + ") and " + how : how;
         reporter.emit(s, d.direction, Check.RDMAP_TERMINATE_MISSING, sev, e.primary(), rfc, section,
-                sentAfter ? d.lastFrame : e.frame(), new long[]{e.frame()}, "received the "
-                        + e.cause().title().toLowerCase() + " of frame " + e.frame() + " and " + went
+                sentAfter ? d.lastFrame : e.frame(), new long[]{e.frame()}, "received a PDU in error in frame "
+                        + e.frame() + " (" + e.cause().id() + ": " + e.cause().title() + ") and " + went
                         + " without a Terminate: expected Terminate " + e.acceptedText() + ", got none");
     }
 
