@@ -2,6 +2,7 @@ package io.rddp.cli;
 
 import io.rddp.analyze.Analysis;
 import io.rddp.analyze.Analyzer;
+import io.rddp.analyze.UlpProfile;
 import io.rddp.capture.CaptureException;
 import io.rddp.capture.CaptureReader;
 import io.rddp.capture.CaptureReaders;
@@ -64,6 +65,9 @@ final class AnalyzeCommand implements Callable<Integer> {
     @Option(names = "--stags", paramLabel = "FILE", description = "JSON file of known STags: stag, baseTo, length, access, owner, streams, validFrom, validUntil.")
     Path stags;
 
+    @Option(names = "--profile", paramLabel = "ULP", description = "Upper-layer protocol whose STag advertisements to learn: none, rping (default: none).")
+    UlpProfile profile = UlpProfile.NONE;
+
     @Option(names = "--annotate", paramLabel = "OUT.pcapng", description = "Also write the capture as pcapng with each violation as a comment on its frame.")
     Path annotate;
 
@@ -93,7 +97,7 @@ final class AnalyzeCommand implements Callable<Integer> {
         try (CaptureReader reader = DecodeCommand.open(file, err)) {
             if (reader == null) return Main.EXIT_BAD_INPUT;
             try (Progress progress = Progress.start(reader, noProgress ? Progress.Mode.OFF : Progress.Mode.AUTO)) {
-                analysis = new Analyzer(SinkModel.Options.defaults().withStrict(strict), registry).run(reader, progress::update);
+                analysis = new Analyzer(SinkModel.Options.defaults().withStrict(strict), registry, profile).run(reader, progress::update);
             }
         } catch (IOException e) {
             err.println("rddp: " + file + ": " + e.getMessage());

@@ -27,6 +27,7 @@ public final class Main {
 
     static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new Main());
+        cl.setCaseInsensitiveEnumValuesAllowed(true);
         // Usage errors are exit 2 like unreadable input: both mean "nothing was analysed".
         cl.setExitCodeExceptionMapper(e -> EXIT_BAD_INPUT);
         cl.setParameterExceptionHandler((ex, args) -> {

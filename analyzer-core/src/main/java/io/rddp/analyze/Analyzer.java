@@ -31,10 +31,17 @@ public final class Analyzer {
     public static final int MAX_NOTICES = 1000;
     private final SinkModel.Options options;
     private final StagRegistry registry;
+    private final UlpProfile profile;
 
     public Analyzer(SinkModel.Options options, StagRegistry registry) {
+        this(options, registry, UlpProfile.NONE);
+    }
+
+    /** @param profile the ULP whose STag advertisements add to {@code registry} during the pass */
+    public Analyzer(SinkModel.Options options, StagRegistry registry, UlpProfile profile) {
         this.options = options;
         this.registry = registry;
+        this.profile = profile;
     }
 
     /**
@@ -48,6 +55,7 @@ public final class Analyzer {
         Collector c = new Collector();
         SinkModel model = new SinkModel(options, registry, c);
         c.model = model;
+        c.learner = profile.learner(registry, c::onNotice);
         long[] frames = {0};
         String error = null;
         try {
@@ -77,6 +85,7 @@ public final class Analyzer {
     /** Pipeline events in, model events out; keeps only what the report needs. */
     private static final class Collector implements PduListener, SinkListener {
         SinkModel model;
+        UlpProfile.Learner learner;
         final Map<Integer, TcpConnection> connections = new TreeMap<>();
         final Map<Integer, StreamSummary> summaries = new TreeMap<>();
         final List<Violation> violations = new ArrayList<>();
@@ -98,6 +107,7 @@ public final class Analyzer {
             if (pdu.startFrame() != null) {
                 model.onStartFrame(stream, pdu.direction(), pdu.startFrame(), pdu.frame());
             } else if (pdu.ddp() != null) {
+                learner.onPdu(pdu); // before the model: an advertisement precedes every use of its STag
                 model.onFpdu(stream, pdu.direction(), pdu.fpdu(), pdu.ddp(), pdu.rdmap());
             } else {
                 model.onMalformed(stream, pdu.direction(), pdu.frame(), pdu.fpdu().crcOk(), pdu.fpdu().ulpduLength(),

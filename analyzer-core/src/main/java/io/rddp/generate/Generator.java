@@ -125,14 +125,16 @@ public final class Generator {
             case RPING -> {
                 // rping: the client advertises its buffer, the server reads it, acknowledges, the client
                 // advertises again, the server writes back and acknowledges (siw-rping-lo.pcap frames 8-14).
-                w.message(CLIENT_TO_SERVER, w.send(CLIENT_TO_SERVER, payload(16)));
+                // The Sends carry rping's struct rping_rdma_info {be64 buf; be32 rkey; be32 size} (the client's
+                // buffers; the server's are zeroed go-aheads), so `analyze --profile rping` can check every access.
+                w.message(CLIENT_TO_SERVER, w.send(CLIENT_TO_SERVER, rpingInfo(c.srcTo, c.srcStag, 64)));
                 w.message(SERVER_TO_CLIENT, w.readRequest(SERVER_TO_CLIENT,
                         new ReadRequest(c.sinkStag, c.sinkTo, 64, c.srcStag, c.srcTo)));
                 w.message(CLIENT_TO_SERVER, w.readResponse(CLIENT_TO_SERVER, c.sinkStag, c.sinkTo, payload(64)));
-                w.message(SERVER_TO_CLIENT, w.send(SERVER_TO_CLIENT, payload(16)));
-                w.message(CLIENT_TO_SERVER, w.send(CLIENT_TO_SERVER, payload(16)));
+                w.message(SERVER_TO_CLIENT, w.send(SERVER_TO_CLIENT, rpingInfo(0, 0, 0)));
+                w.message(CLIENT_TO_SERVER, w.send(CLIENT_TO_SERVER, rpingInfo(c.srcTo + 0x200, c.srcStag + 1, 64)));
                 w.message(SERVER_TO_CLIENT, w.write(SERVER_TO_CLIENT, c.srcStag + 1, c.srcTo + 0x200, payload(64)));
-                w.message(SERVER_TO_CLIENT, w.send(SERVER_TO_CLIENT, payload(16)));
+                w.message(SERVER_TO_CLIENT, w.send(SERVER_TO_CLIENT, rpingInfo(0, 0, 0)));
             }
             case WRITE_STREAM, MARKERS_CRC -> {
                 w.message(CLIENT_TO_SERVER, w.write(CLIENT_TO_SERVER, c.sinkStag, c.sinkTo + c.done * size, payload(size)));
@@ -183,6 +185,10 @@ public final class Generator {
         }
         c.done++;
         messages++;
+    }
+
+    private static ByteBuffer rpingInfo(long buf, long rkey, int size) {
+        return ByteBuffer.allocate(16).putLong(buf).putInt((int) rkey).putInt(size).flip();
     }
 
     private ByteBuffer payload(int n) {

@@ -71,6 +71,37 @@ class AnalyzerTest {
     }
 
     @Test
+    void theRpingProfileTurnsAdvertisedStagsIntoCheckedOnes() throws IOException {
+        Path rping = pcaps().resolve("siw/siw-rping-lo.pcap");
+        SinkModel.Options strict = SinkModel.Options.defaults().withStrict(true);
+        Analysis without;
+        try (CaptureReader r = CaptureReaders.open(rping)) {
+            without = new Analyzer(strict, StagRegistry.empty()).run(r, () -> { });
+        }
+        // strict, with no knowledge: the client's advertised buffers (frames 8 and 12) are unknown STags
+        assertThat(without.violations()).extracting(Violation::id).contains("rdmap.remote-access.stag", "ddp.tagged.stag");
+        assertThat(without.count(Severity.ERROR)).isPositive();
+        Analysis with;
+        try (CaptureReader r = CaptureReaders.open(rping)) {
+            with = new Analyzer(strict, StagRegistry.empty(), UlpProfile.RPING).run(r, () -> { });
+        }
+        assertThat(with.violations()).isEmpty();
+    }
+
+    @Test
+    void aReadBeyondTheRegisteredLengthIsABoundsError() throws IOException {
+        // the client's buffer registered one octet shorter than the 64 octets the server reads (frame 9)
+        StagRegistry reg = StagRegistry.empty();
+        try (CaptureReader r = CaptureReaders.open(pcaps().resolve("siw/siw-rping-lo.pcap"))) {
+            reg.add(new io.rddp.sink.StagRegistration(0x2e281c00L, 0x562fd6d96370L, 63,
+                    java.util.Set.of(io.rddp.sink.StagRegistration.Access.READ), io.rddp.sink.Side.CLIENT,
+                    java.util.Set.of(), 0, Long.MAX_VALUE));
+            Analysis a = new Analyzer(SinkModel.Options.defaults(), reg).run(r, () -> { });
+            assertThat(a.violations()).extracting(Violation::id).contains("rdmap.remote-access.bounds");
+        }
+    }
+
+    @Test
     void theTerminateCaptureHasExactlyTheSkippedMsnAndItsTerminateMatches() throws IOException {
         Analysis a = analyze(pcaps().resolve("generated/terminate.pcap"));
         assertThat(a.violations()).filteredOn(v -> v.severity().atLeast(Severity.WARNING))
