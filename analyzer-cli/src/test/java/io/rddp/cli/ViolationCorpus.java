@@ -297,6 +297,53 @@ final class ViolationCorpus {
                     new MpaStartFrame.Enhanced(2, 8, false, false, false, false), new byte[0]));
             w.message(CLIENT_TO_SERVER, w.send(CLIENT_TO_SERVER, bytes(16)));
         });
+        // RFC 5044 §7.1: the Request's key is not "MPA ID Req Frame" (one octet changed).
+        CASES.put("start-bad-key", w -> {
+            w.tcp().handshake();
+            MpaStartFrame q = MpaStartFrame.request(true, true, 2, ENHANCED, new byte[0]);
+            ByteBuffer b = ByteBuffer.allocate(q.length());
+            q.writeTo(b);
+            b.put(4, (byte) 'X');
+            b.flip();
+            w.tcp().send(CLIENT_TO_SERVER, b, 1460);
+            w.startFrame(SERVER_TO_CLIENT, MpaStartFrame.reply(false, true, false, 2, ENHANCED, new byte[0]));
+        });
+        // RFC 6581 §6: the enhanced flag in a Rev 1 frame.
+        CASES.put("start-enhanced-rev1", w -> {
+            w.tcp().handshake();
+            MpaStartFrame q = MpaStartFrame.request(true, true, 2, ENHANCED, new byte[0]);
+            w.startFrame(CLIENT_TO_SERVER, new MpaStartFrame(q.kind(), true, true, true, false, q.reserved(), 1,
+                    q.pdLength(), q.privateData(), q.enhanced()));
+            w.startFrame(SERVER_TO_CLIENT, MpaStartFrame.reply(false, true, false, 1, null, new byte[0]));
+            w.message(CLIENT_TO_SERVER, w.send(CLIENT_TO_SERVER, bytes(16)));
+        });
+        // RFC 5041 §4.3: the MSN changes between two segments of one message.
+        CASES.put("untagged-msn-changed", w -> {
+            var segs = w.send(CLIENT_TO_SERVER, bytes(1500)).mulpdu(1024).segments();
+            UntaggedHeader h = (UntaggedHeader) segs.get(1).header();
+            var changed = new io.rddp.ddp.DdpSegment(new UntaggedHeader(h.last(), h.reserved(), h.version(), h.rsvdUlp(),
+                    h.qn(), h.msn() + 1, h.mo()), segs.get(1).payload());
+            w.ulpdus(CLIENT_TO_SERVER, java.util.List.of(segs.get(0).toByteBuffer(), changed.toByteBuffer()));
+        });
+        // RFC 5041 §4.1: L set on a segment that is not the message's last.
+        CASES.put("last-flag-early", w -> {
+            var segs = w.send(CLIENT_TO_SERVER, bytes(2500)).mulpdu(1024).segments();
+            var early = new io.rddp.ddp.DdpSegment(segs.get(1).header().withLast(true), segs.get(1).payload());
+            w.ulpdus(CLIENT_TO_SERVER, java.util.List.of(segs.get(0).toByteBuffer(), early.toByteBuffer(), segs.get(2).toByteBuffer()));
+        });
+        // RFC 5041 §4.3: RsvdULP (RDMAP's control field) changes within one message.
+        CASES.put("rsvdulp-changed", w -> {
+            var segs = w.send(CLIENT_TO_SERVER, bytes(1500)).mulpdu(1024).segments();
+            UntaggedHeader h = (UntaggedHeader) segs.get(1).header();
+            var changed = new io.rddp.ddp.DdpSegment(new UntaggedHeader(h.last(), h.reserved(), h.version(),
+                    (h.rsvdUlp() & 0x00_FFFF_FFFFL) | (0x45L << 32), h.qn(), h.msn(), h.mo()), segs.get(1).payload());
+            w.ulpdus(CLIENT_TO_SERVER, java.util.List.of(segs.get(0).toByteBuffer(), changed.toByteBuffer()));
+        });
+        // RFC 5040 §4.2: a Read Request carries no ULP payload after its header.
+        CASES.put("read-request-payload", w -> {
+            w.message(CLIENT_TO_SERVER, w.readRequest(CLIENT_TO_SERVER, new ReadRequest(STAG, TO, 64, 0x99_0000L, 0x2000)).data(bytes(8)));
+            w.message(SERVER_TO_CLIENT, w.readResponse(SERVER_TO_CLIENT, STAG, TO, bytes(64)));
+        });
         // RFC 5040 §4.8/§7: Error Code 0x77 is not defined for DDP untagged buffer errors.
         CASES.put("terminate-code-undefined", w -> {
             w.message(CLIENT_TO_SERVER, w.send(CLIENT_TO_SERVER, bytes(16)));

@@ -9,6 +9,7 @@ import io.rddp.rdmap.AtomicRequest;
 import io.rddp.rdmap.AtomicResponse;
 import io.rddp.rdmap.ImmediateData;
 import io.rddp.rdmap.Opcode;
+import io.rddp.rdmap.RdmapControl;
 import io.rddp.rdmap.RdmapPdu;
 import io.rddp.rdmap.ReadRequest;
 import io.rddp.rdmap.Terminate;
@@ -35,7 +36,18 @@ public final class PduFields {
         } else {
             describe(pdu.fpdu(), out);
             if (pdu.ddp() != null) describe(pdu.ddp().header(), "ddp", "DDP", out);
-            if (pdu.rdmap() != null) describe(pdu.rdmap(), out);
+            if (pdu.rdmap() != null) {
+                describe(pdu.rdmap(), out);
+            } else if (pdu.ddp() != null) {
+                // The opcode-specific header did not parse, but the RDMAP control field in RsvdULP did arrive.
+                RdmapControl control = RdmapControl.of(pdu.ddp().header());
+                Opcode op = control.kind();
+                out.begin("rdmap", "RDMAP control field only (RFC 5040 §4.1)");
+                out.number("version", "RDMAP version", control.version());
+                out.number("opcode", "Opcode", control.opcode());
+                out.text("opcodeName", "Opcode name", op == null ? "Reserved" : op.rfcName());
+                out.end();
+            }
             if (pdu.problem() != null) out.text("problem", "Could not decode", pdu.problem());
         }
     }
