@@ -108,74 +108,81 @@ final class AnalysisReports {
 
     // ---------------------------------------------------------------- json
 
-    static void json(Analysis a, String file, OutputStream os) throws IOException {
+    /** One report object; several files give a JSON array of them. */
+    static void json(List<Analysis> all, List<String> files, boolean many, OutputStream os) throws IOException {
         try (JsonGenerator j = JsonFactory.builder().build().createGenerator(os, JsonEncoding.UTF8)) {
             j.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
             j.setPrettyPrinter(new DefaultPrettyPrinter());
-            j.writeStartObject();
-            j.writeStringField("file", file);
-            j.writeObjectFieldStart("summary");
-            j.writeNumberField("frames", a.frames());
-            j.writeNumberField("streams", a.streams().size());
-            j.writeNumberField("pdus", a.pdus());
-            j.writeNumberField("messages", a.messages());
-            j.writeNumberField("errors", a.count(Severity.ERROR));
-            j.writeNumberField("warnings", a.count(Severity.WARNING));
-            j.writeNumberField("info", a.count(Severity.INFO));
-            if (a.error() != null) j.writeStringField("incomplete", a.error());
-            j.writeEndObject();
-            j.writeArrayFieldStart("streams");
-            for (Analysis.Stream s : a.streams()) {
-                j.writeStartObject();
-                j.writeNumberField("stream", s.index());
-                j.writeStringField("client", s.client().toString());
-                j.writeStringField("server", s.server().toString());
-                for (Direction d : Direction.values()) {
-                    StreamSummary.Counters c = s.summary().counters(d);
-                    j.writeObjectFieldStart(d == Direction.CLIENT_TO_SERVER ? "clientToServer" : "serverToClient");
-                    j.writeNumberField("messages", c.messages());
-                    j.writeObjectFieldStart("messagesByOpcode");
-                    for (Map.Entry<Opcode, Long> e : c.messagesByOpcode().entrySet()) j.writeNumberField(e.getKey().rfcName(), e.getValue());
-                    j.writeEndObject();
-                    j.writeNumberField("bytesPlaced", c.bytesPlaced());
-                    j.writeNumberField("bytesDelivered", c.bytesDelivered());
-                    j.writeEndObject();
-                }
-                j.writeEndObject();
-            }
-            j.writeEndArray();
-            j.writeArrayFieldStart("violations");
-            for (Violation v : a.violations()) {
-                j.writeStartObject();
-                j.writeNumberField("frame", v.frame());
-                j.writeArrayFieldStart("frames");
-                for (long f : v.frames()) j.writeNumber(f);
-                j.writeEndArray();
-                j.writeNumberField("stream", v.stream());
-                if (v.direction() != null) j.writeStringField("direction", v.direction() == Direction.CLIENT_TO_SERVER ? "client-to-server" : "server-to-client");
-                j.writeStringField("layer", v.layer().name());
-                j.writeStringField("check", v.id());
-                j.writeStringField("rfc", v.rfc());
-                j.writeStringField("section", v.section());
-                ErrorType e = v.errorType();
-                if (e == null) {
-                    j.writeNullField("etype");
-                } else {
-                    j.writeObjectFieldStart("etype");
-                    j.writeNumberField("layer", e.layer());
-                    j.writeNumberField("etype", e.etype());
-                    j.writeNumberField("code", e.code());
-                    j.writeEndObject();
-                }
-                j.writeStringField("name", e != null ? e.name() : v.check().title());
-                j.writeStringField("severity", v.severity().name().toLowerCase());
-                j.writeStringField("message", v.message());
-                j.writeEndObject();
-            }
-            j.writeEndArray();
-            j.writeEndObject();
+            if (many) j.writeStartArray();
+            for (int i = 0; i < all.size(); i++) json(all.get(i), files.get(i), j);
+            if (many) j.writeEndArray();
             j.writeRaw('\n');
         }
+    }
+
+    private static void json(Analysis a, String file, JsonGenerator j) throws IOException {
+        j.writeStartObject();
+        j.writeStringField("file", file);
+        j.writeObjectFieldStart("summary");
+        j.writeNumberField("frames", a.frames());
+        j.writeNumberField("streams", a.streams().size());
+        j.writeNumberField("pdus", a.pdus());
+        j.writeNumberField("messages", a.messages());
+        j.writeNumberField("errors", a.count(Severity.ERROR));
+        j.writeNumberField("warnings", a.count(Severity.WARNING));
+        j.writeNumberField("info", a.count(Severity.INFO));
+        if (a.error() != null) j.writeStringField("incomplete", a.error());
+        j.writeEndObject();
+        j.writeArrayFieldStart("streams");
+        for (Analysis.Stream s : a.streams()) {
+            j.writeStartObject();
+            j.writeNumberField("stream", s.index());
+            j.writeStringField("client", s.client().toString());
+            j.writeStringField("server", s.server().toString());
+            for (Direction d : Direction.values()) {
+                StreamSummary.Counters c = s.summary().counters(d);
+                j.writeObjectFieldStart(d == Direction.CLIENT_TO_SERVER ? "clientToServer" : "serverToClient");
+                j.writeNumberField("messages", c.messages());
+                j.writeObjectFieldStart("messagesByOpcode");
+                for (Map.Entry<Opcode, Long> e : c.messagesByOpcode().entrySet()) j.writeNumberField(e.getKey().rfcName(), e.getValue());
+                j.writeEndObject();
+                j.writeNumberField("bytesPlaced", c.bytesPlaced());
+                j.writeNumberField("bytesDelivered", c.bytesDelivered());
+                j.writeEndObject();
+            }
+            j.writeEndObject();
+        }
+        j.writeEndArray();
+        j.writeArrayFieldStart("violations");
+        for (Violation v : a.violations()) {
+            j.writeStartObject();
+            j.writeNumberField("frame", v.frame());
+            j.writeArrayFieldStart("frames");
+            for (long f : v.frames()) j.writeNumber(f);
+            j.writeEndArray();
+            j.writeNumberField("stream", v.stream());
+            if (v.direction() != null) j.writeStringField("direction", v.direction() == Direction.CLIENT_TO_SERVER ? "client-to-server" : "server-to-client");
+            j.writeStringField("layer", v.layer().name());
+            j.writeStringField("check", v.id());
+            j.writeStringField("rfc", v.rfc());
+            j.writeStringField("section", v.section());
+            ErrorType e = v.errorType();
+            if (e == null) {
+                j.writeNullField("etype");
+            } else {
+                j.writeObjectFieldStart("etype");
+                j.writeNumberField("layer", e.layer());
+                j.writeNumberField("etype", e.etype());
+                j.writeNumberField("code", e.code());
+                j.writeEndObject();
+            }
+            j.writeStringField("name", e != null ? e.name() : v.check().title());
+            j.writeStringField("severity", v.severity().name().toLowerCase());
+            j.writeStringField("message", v.message());
+            j.writeEndObject();
+        }
+        j.writeEndArray();
+        j.writeEndObject();
     }
 
     // ---------------------------------------------------------------- junit
@@ -184,7 +191,27 @@ final class AnalysisReports {
      * JUnit XML: one test case per stream and check family (the layer: MPA, DDP, RDMAP, SECURITY); violations at
      * or above the fail level are its failures, the others go to its system-out.
      */
-    static void junit(Analysis a, String file, Severity failLevel, OutputStream os) throws IOException {
+    static void junit(List<Analysis> all, List<String> files, Severity failLevel, boolean many, OutputStream os)
+            throws IOException {
+        try {
+            XMLStreamWriter x = XMLOutputFactory.newFactory().createXMLStreamWriter(os, "UTF-8");
+            x.writeStartDocument("UTF-8", "1.0");
+            x.writeCharacters("\n");
+            if (many) {
+                x.writeStartElement("testsuites");
+                x.writeCharacters("\n");
+            }
+            for (int i = 0; i < all.size(); i++) junit(all.get(i), files.get(i), failLevel, x);
+            if (many) x.writeEndElement();
+            x.writeCharacters("\n");
+            x.writeEndDocument();
+            x.flush();
+        } catch (XMLStreamException e) {
+            throw new IOException(e);
+        }
+    }
+
+    private static void junit(Analysis a, String file, Severity failLevel, XMLStreamWriter x) throws XMLStreamException {
         Map<String, List<Violation>> cases = new LinkedHashMap<>();
         for (Analysis.Stream s : a.streams()) {
             for (Layer l : Layer.values()) cases.put(s.index() + "|" + l, new ArrayList<>());
@@ -193,58 +220,49 @@ final class AnalysisReports {
             cases.computeIfAbsent(v.stream() + "|" + v.layer(), k -> new ArrayList<>()).add(v);
         }
         long failures = cases.values().stream().filter(vs -> vs.stream().anyMatch(v -> fails(v, failLevel))).count();
-        try {
-            XMLStreamWriter x = XMLOutputFactory.newFactory().createXMLStreamWriter(os, "UTF-8");
-            x.writeStartDocument("UTF-8", "1.0");
-            x.writeCharacters("\n");
-            x.writeStartElement("testsuite");
-            x.writeAttribute("name", "rddp analyze " + file);
-            x.writeAttribute("tests", Integer.toString(cases.size()));
-            x.writeAttribute("failures", Long.toString(failures));
-            x.writeAttribute("errors", a.error() != null ? "1" : "0");
-            x.writeAttribute("skipped", "0");
-            x.writeCharacters("\n");
-            for (Map.Entry<String, List<Violation>> c : cases.entrySet()) {
-                String[] key = c.getKey().split("\\|");
-                x.writeCharacters("  ");
-                x.writeStartElement("testcase");
-                x.writeAttribute("classname", "rddp.stream" + key[0]);
-                x.writeAttribute("name", key[1]);
-                List<Violation> failing = c.getValue().stream().filter(v -> fails(v, failLevel)).toList();
-                if (!failing.isEmpty()) {
-                    x.writeStartElement("failure");
-                    x.writeAttribute("message", failing.size() + " violation(s), first: " + failing.get(0));
-                    x.writeAttribute("type", failing.get(0).id());
-                    x.writeCharacters(failing.stream().map(Violation::toString).collect(Collectors.joining("\n")));
-                    x.writeEndElement();
-                }
-                List<Violation> rest = c.getValue().stream().filter(v -> !fails(v, failLevel)).toList();
-                if (!rest.isEmpty()) {
-                    x.writeStartElement("system-out");
-                    x.writeCharacters(rest.stream().map(Violation::toString).collect(Collectors.joining("\n")));
-                    x.writeEndElement();
-                }
+        x.writeStartElement("testsuite");
+        x.writeAttribute("name", "rddp analyze " + file);
+        x.writeAttribute("tests", Integer.toString(cases.size()));
+        x.writeAttribute("failures", Long.toString(failures));
+        x.writeAttribute("errors", a.error() != null ? "1" : "0");
+        x.writeAttribute("skipped", "0");
+        x.writeCharacters("\n");
+        for (Map.Entry<String, List<Violation>> c : cases.entrySet()) {
+            String[] key = c.getKey().split("\\|");
+            x.writeCharacters("  ");
+            x.writeStartElement("testcase");
+            x.writeAttribute("classname", "rddp.stream" + key[0]);
+            x.writeAttribute("name", key[1]);
+            List<Violation> failing = c.getValue().stream().filter(v -> fails(v, failLevel)).toList();
+            if (!failing.isEmpty()) {
+                x.writeStartElement("failure");
+                x.writeAttribute("message", failing.size() + " violation(s), first: " + failing.get(0));
+                x.writeAttribute("type", failing.get(0).id());
+                x.writeCharacters(failing.stream().map(Violation::toString).collect(Collectors.joining("\n")));
                 x.writeEndElement();
-                x.writeCharacters("\n");
             }
-            if (a.error() != null) {
-                x.writeCharacters("  ");
-                x.writeStartElement("testcase");
-                x.writeAttribute("classname", "rddp.capture");
-                x.writeAttribute("name", "read");
-                x.writeStartElement("error");
-                x.writeAttribute("message", a.error());
+            List<Violation> rest = c.getValue().stream().filter(v -> !fails(v, failLevel)).toList();
+            if (!rest.isEmpty()) {
+                x.writeStartElement("system-out");
+                x.writeCharacters(rest.stream().map(Violation::toString).collect(Collectors.joining("\n")));
                 x.writeEndElement();
-                x.writeEndElement();
-                x.writeCharacters("\n");
             }
             x.writeEndElement();
             x.writeCharacters("\n");
-            x.writeEndDocument();
-            x.flush();
-        } catch (XMLStreamException e) {
-            throw new IOException(e);
         }
+        if (a.error() != null) {
+            x.writeCharacters("  ");
+            x.writeStartElement("testcase");
+            x.writeAttribute("classname", "rddp.capture");
+            x.writeAttribute("name", "read");
+            x.writeStartElement("error");
+            x.writeAttribute("message", a.error());
+            x.writeEndElement();
+            x.writeEndElement();
+            x.writeCharacters("\n");
+        }
+        x.writeEndElement();
+        x.writeCharacters("\n");
     }
 
     private static boolean fails(Violation v, Severity level) {

@@ -11,6 +11,7 @@ import io.rddp.capture.LinkType;
 import io.rddp.capture.PcapngWriter;
 import io.rddp.sink.Severity;
 import io.rddp.sink.SinkModel;
+import io.rddp.sink.StagRegistration;
 import io.rddp.sink.StagRegistry;
 import io.rddp.sink.Violation;
 import picocli.CommandLine.Command;
@@ -19,9 +20,6 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
-import java.io.BufferedOutputStream;
-import java.io.FileDescriptor;
-import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintWriter;
@@ -50,8 +48,9 @@ final class AnalyzeCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "FILE", description = "Capture file (pcap, pcapng, .gz of either; '-' for standard input).")
-    String file;
+    @Parameters(arity = "1..*", paramLabel = "FILE", description = {"Capture files (pcap, pcapng, .gz of either; '-' for standard input)",
+            "or directories (every capture below them). Each is analysed on its own; the exit code is the worst."})
+    List<String> files;
 
     @Option(names = "--format", paramLabel = "FORMAT", description = "Report format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
     Format format = Format.text;
@@ -80,57 +79,110 @@ final class AnalyzeCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter err = spec.commandLine().getErr();
-        StagRegistry registry = StagRegistry.empty();
+        List<StagRegistration> registrations = List.of();
         if (stags != null) {
             try {
-                registry = StagFile.read(stags);
+                registrations = StagFile.read(stags);
             } catch (IOException e) {
                 err.println("rddp: " + stags + ": " + e.getMessage());
                 return Main.EXIT_BAD_INPUT;
             }
         }
-        if (annotate != null && file.equals("-")) {
-            err.println("rddp: --annotate needs a file, not standard input (the frames are read twice)");
-            return Main.EXIT_BAD_INPUT;
-        }
-        Analysis analysis;
-        try (CaptureReader reader = DecodeCommand.open(file, err)) {
-            if (reader == null) return Main.EXIT_BAD_INPUT;
-            try (Progress progress = Progress.start(reader, noProgress ? Progress.Mode.OFF : Progress.Mode.AUTO)) {
-                analysis = new Analyzer(SinkModel.Options.defaults().withStrict(strict), registry, profile).run(reader, progress::update);
-            }
+        List<String> inputs;
+        try {
+            inputs = expand(files);
         } catch (IOException e) {
-            err.println("rddp: " + file + ": " + e.getMessage());
+            err.println("rddp: " + e.getMessage());
             return Main.EXIT_BAD_INPUT;
         }
-        try (OutputStream out = output == null
-                ? new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 1 << 16)
-                : new BufferedOutputStream(Files.newOutputStream(output), 1 << 16)) {
+        if (annotate != null && (inputs.size() != 1 || inputs.get(0).equals("-"))) {
+            err.println("rddp: --annotate takes exactly one capture file (not standard input: the frames are read twice)");
+            return Main.EXIT_BAD_INPUT;
+        }
+        int worst = Main.EXIT_OK;
+        List<Analysis> done = new ArrayList<>();
+        List<String> names = new ArrayList<>();
+        for (String file : inputs) {
+            Analysis a = analyze(file, registrations, err);
+            if (a == null) {
+                worst = Main.EXIT_BAD_INPUT;
+                continue;
+            }
+            done.add(a);
+            names.add(file);
+            worst = Math.max(worst, exitCode(a));
+        }
+        if (done.isEmpty()) return worst; // nothing could be read: the reasons are printed, no empty report
+        try (OutputStream out = Outputs.open(output)) {
             switch (format) {
-                case text -> AnalysisReports.text(analysis, file, out);
-                case json -> AnalysisReports.json(analysis, file, out);
-                case junit -> AnalysisReports.junit(analysis, file, failLevel(), out);
+                case text -> {
+                    for (int i = 0; i < done.size(); i++) {
+                        if (i > 0) out.write("\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                        AnalysisReports.text(done.get(i), names.get(i), out);
+                    }
+                }
+                case json -> AnalysisReports.json(done, names, inputs.size() > 1, out);
+                case junit -> AnalysisReports.junit(done, names, failLevel(), inputs.size() > 1, out);
             }
         } catch (IOException e) {
             err.println("rddp: " + (output == null ? "standard output" : output) + ": " + e.getMessage());
             return Main.EXIT_BAD_INPUT;
         }
-        if (annotate != null) {
+        if (annotate != null && !done.isEmpty()) {
             try {
-                int annotated = annotate(analysis.violations());
+                int annotated = annotate(inputs.get(0), done.get(0).violations());
                 err.println("rddp: wrote " + annotate + " with " + annotated + " annotated frames");
             } catch (IOException e) {
                 err.println("rddp: " + annotate + ": " + e.getMessage());
                 return Main.EXIT_BAD_INPUT;
             }
         }
-        if (analysis.error() != null) {
-            err.println("rddp: " + file + ": " + analysis.error());
-            err.println("rddp: everything before that point was analysed");
-            return Main.EXIT_BAD_INPUT;
+        for (int i = 0; i < done.size(); i++) {
+            if (done.get(i).error() != null) {
+                err.println("rddp: " + names.get(i) + ": " + done.get(i).error());
+                err.println("rddp: everything before that point was analysed");
+            }
         }
+        return worst;
+    }
+
+    /** One capture; null when it cannot be opened at all (the reason is printed). */
+    private Analysis analyze(String file, List<StagRegistration> registrations, PrintWriter err) {
+        StagRegistry registry = StagRegistry.empty(); // fresh per file: a ULP profile adds to it
+        registrations.forEach(registry::add);
+        try (CaptureReader reader = DecodeCommand.open(file, err)) {
+            if (reader == null) return null;
+            try (Progress progress = Progress.start(reader, noProgress ? Progress.Mode.OFF : Progress.Mode.AUTO)) {
+                return new Analyzer(SinkModel.Options.defaults().withStrict(strict), registry, profile).run(reader, progress::update);
+            }
+        } catch (IOException e) {
+            err.println("rddp: " + file + ": " + e.getMessage());
+            return null;
+        }
+    }
+
+    private int exitCode(Analysis a) {
+        if (a.error() != null) return Main.EXIT_BAD_INPUT;
         Severity level = failLevel();
-        return level != null && analysis.hasAtLeast(level) ? Main.EXIT_FINDINGS : Main.EXIT_OK;
+        return level != null && a.hasAtLeast(level) ? Main.EXIT_FINDINGS : Main.EXIT_OK;
+    }
+
+    /** Files as given; directories replaced by the captures below them, in name order. */
+    static List<String> expand(List<String> given) throws IOException {
+        List<String> out = new ArrayList<>();
+        for (String f : given) {
+            Path p = Path.of(f);
+            if (!f.equals("-") && Files.isDirectory(p)) {
+                try (java.util.stream.Stream<Path> walk = Files.walk(p)) {
+                    walk.filter(Files::isRegularFile)
+                            .filter(x -> x.getFileName().toString().matches("(?i).*\\.(pcap|pcapng|cap)(\\.gz)?$"))
+                            .sorted().forEach(x -> out.add(x.toString()));
+                }
+            } else {
+                out.add(f);
+            }
+        }
+        return out;
     }
 
     private Severity failLevel() {
@@ -142,7 +194,7 @@ final class AnalyzeCommand implements Callable<Integer> {
     }
 
     /** Second pass: every frame into pcapng, violations as packet comments (Wireshark shows them on the frame). */
-    private int annotate(List<Violation> violations) throws IOException {
+    private int annotate(String file, List<Violation> violations) throws IOException {
         Map<Long, List<String>> comments = new TreeMap<>();
         for (Violation v : violations) {
             if (v.frame() > 0) comments.computeIfAbsent(v.frame(), k -> new ArrayList<>()).add("rddp: " + v);

@@ -13,14 +13,10 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
-import java.io.BufferedOutputStream;
-import java.io.FileDescriptor;
-import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -62,9 +58,7 @@ final class DecodeCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         try (CaptureReader reader = open(file, err)) {
             if (reader == null) return Main.EXIT_BAD_INPUT;
-            try (OutputStream out = output == null
-                    ? new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 1 << 16)
-                    : new BufferedOutputStream(Files.newOutputStream(output), 1 << 16);
+            try (OutputStream out = Outputs.open(output);
                  PduWriter writer = writer(out);
                  Progress progress = Progress.start(reader, !noProgress && output == null ? Progress.Mode.AUTO : Progress.Mode.OFF)) {
                 NoticePrinter notices = new NoticePrinter(err, quiet);

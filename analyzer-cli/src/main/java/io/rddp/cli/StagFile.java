@@ -4,12 +4,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rddp.sink.Side;
 import io.rddp.sink.StagRegistration;
-import io.rddp.sink.StagRegistry;
 
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.EnumSet;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
@@ -23,20 +24,25 @@ final class StagFile {
     private StagFile() {
     }
 
-    static StagRegistry read(Path file) throws IOException {
-        JsonNode root = new ObjectMapper().readTree(file.toFile());
+    static List<StagRegistration> read(Path file) throws IOException {
+        JsonNode root;
+        try {
+            root = new ObjectMapper().readTree(file.toFile());
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IOException("not valid JSON: " + e.getOriginalMessage());
+        }
         if (root == null || !root.isArray()) throw new IOException("expected a JSON array of STag registrations");
-        StagRegistry registry = StagRegistry.empty();
+        List<StagRegistration> out = new ArrayList<>();
         int i = 0;
         for (JsonNode n : root) {
             try {
-                registry = registry.add(registration(n));
+                out.add(registration(n));
             } catch (IllegalArgumentException e) {
                 throw new IOException("registration " + i + ": " + e.getMessage());
             }
             i++;
         }
-        return registry;
+        return out;
     }
 
     private static StagRegistration registration(JsonNode n) {

@@ -157,4 +157,42 @@ class AnalyzeCommandTest {
         assertThat(err).contains("cut.pcap").containsPattern("offset \\d+").doesNotContain("Exception");
         assertThat(Files.readString(out)).contains("incomplete:").contains("1 MPA streams");
     }
+
+    @Test
+    void severalFilesAndDirectoriesAreAnalysedEachOnItsOwnAndTheExitCodeIsTheWorst() throws Exception {
+        Path out = tmp.resolve("many.txt");
+        // a directory of clean captures, one with an error, one that does not exist
+        int rc = run("analyze", "-o", out.toString(), Repo.pcaps().resolve("siw").toString(),
+                cap("generated/terminate.pcap"), tmp.resolve("missing.pcap").toString());
+        assertThat(rc).isEqualTo(2);
+        assertThat(err).contains("missing.pcap").contains("no such file");
+        String text = Files.readString(out);
+        assertThat(text.lines().filter(l -> l.matches("^\\S+\\.pcap: \\d+ frames.*"))).hasSize(9 + 1);
+        assertThat(text).contains("terminate.pcap: 13 frames").contains("siw-rping-lo.pcap: 90 frames");
+        // without the missing file the worst is the terminate capture's error
+        assertThat(run("analyze", "-o", out.toString(), Repo.pcaps().resolve("siw").toString(), cap("generated/terminate.pcap"))).isEqualTo(1);
+        assertThat(run("analyze", "-o", out.toString(), Repo.pcaps().resolve("siw").toString())).isZero();
+    }
+
+    @Test
+    void severalFilesGiveAJsonArrayAndJunitTestsuites() throws Exception {
+        Path json = tmp.resolve("r.json");
+        run("analyze", "--format", "json", "-o", json.toString(), cap("generated/terminate.pcap"), cap("siw/siw-rping-lo.pcap"));
+        JsonNode root = new ObjectMapper().readTree(json.toFile());
+        assertThat(root.isArray()).isTrue();
+        assertThat(root.get(0).path("file").asText()).endsWith("terminate.pcap");
+        assertThat(root.get(1).path("summary").path("frames").asLong()).isEqualTo(90);
+        Path xml = tmp.resolve("r.xml");
+        run("analyze", "--format", "junit", "-o", xml.toString(), cap("generated/terminate.pcap"), cap("siw/siw-rping-lo.pcap"));
+        Document doc = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(xml.toFile());
+        assertThat(doc.getDocumentElement().getTagName()).isEqualTo("testsuites");
+        assertThat(doc.getElementsByTagName("testsuite").getLength()).isEqualTo(2);
+    }
+
+    @Test
+    void annotateTakesExactlyOneFile() {
+        assertThat(run("analyze", "--annotate", tmp.resolve("a.pcapng").toString(), cap("generated/terminate.pcap"),
+                cap("siw/siw-rping-lo.pcap"))).isEqualTo(2);
+        assertThat(err).contains("--annotate takes exactly one capture file");
+    }
 }
