@@ -40,12 +40,8 @@ public final class PduFields {
                 describe(pdu.rdmap(), out);
             } else if (pdu.ddp() != null) {
                 // The opcode-specific header did not parse, but the RDMAP control field in RsvdULP did arrive.
-                RdmapControl control = RdmapControl.of(pdu.ddp().header());
-                Opcode op = control.kind();
                 out.begin("rdmap", "RDMAP control field only (RFC 5040 §4.1)");
-                out.number("version", "RDMAP version", control.version());
-                out.number("opcode", "Opcode", control.opcode());
-                out.text("opcodeName", "Opcode name", op == null ? "Reserved" : op.rfcName());
+                describe(RdmapControl.of(pdu.ddp().header()), out);
                 out.end();
             }
             if (pdu.problem() != null) out.text("problem", "Could not decode", pdu.problem());
@@ -113,9 +109,7 @@ public final class PduFields {
     static void describe(RdmapPdu r, FieldSink out) {
         Opcode op = r.opcode();
         out.begin("rdmap", "RDMAP " + (op == null ? "reserved opcode" : op.rfcName()) + " (" + rfcOf(op) + ")");
-        out.number("version", "RDMAP version", r.control().version());
-        out.number("opcode", "Opcode", r.control().opcode());
-        out.text("opcodeName", "Opcode name", op == null ? "Reserved" : op.rfcName());
+        describe(r.control(), out);
         if (op != null && op.carriesInvalidateStag()) out.number("invalidateStag", "Invalidate STag", r.invalidateStag());
         if (r.body() instanceof ReadRequest rr) {
             describe(rr, out);
@@ -156,6 +150,13 @@ public final class PduFields {
         }
         out.number("payloadLength", "ULP payload length", r.payload().remaining());
         out.end();
+    }
+
+    private static void describe(RdmapControl control, FieldSink out) {
+        Opcode op = control.kind();
+        out.number("version", "RDMAP version", control.version());
+        out.number("opcode", "Opcode", control.opcode());
+        out.text("opcodeName", "Opcode name", op == null ? "Reserved" : op.rfcName());
     }
 
     private static void describe(ReadRequest rr, FieldSink out) {
