@@ -52,6 +52,7 @@ final class AnalysisReports {
                         byOpcode(c), c.bytesPlaced(), c.bytesDelivered(),
                         c.terminateFrame() > 0 ? ", Terminate in frame " + c.terminateFrame() : "");
             }
+            if (sum.rpcRdmaMessages() > 0) out.printf("  RPC-over-RDMA  %d messages%n", sum.rpcRdmaMessages());
         }
         out.printf("%nviolations: %d errors, %d warnings, %d info%n", a.count(Severity.ERROR), a.count(Severity.WARNING),
                 a.count(Severity.INFO));
@@ -137,6 +138,7 @@ final class AnalysisReports {
         for (Analysis.Stream s : a.streams()) {
             j.writeStartObject();
             j.writeNumberField("stream", s.index());
+            if (s.summary().rpcRdmaMessages() > 0) j.writeNumberField("rpcRdmaMessages", s.summary().rpcRdmaMessages());
             j.writeStringField("client", s.client().toString());
             j.writeStringField("server", s.server().toString());
             for (Direction d : Direction.values()) {
@@ -214,7 +216,10 @@ final class AnalysisReports {
     private static void junit(Analysis a, String file, Severity failLevel, XMLStreamWriter x) throws XMLStreamException {
         Map<String, List<Violation>> cases = new LinkedHashMap<>();
         for (Analysis.Stream s : a.streams()) {
-            for (Layer l : Layer.values()) cases.put(s.index() + "|" + l, new ArrayList<>());
+            for (Layer l : Layer.values()) {
+                // an RPC-over-RDMA case only for streams that carried it
+                if (l != Layer.RPCRDMA || s.summary().rpcRdmaMessages() > 0) cases.put(s.index() + "|" + l, new ArrayList<>());
+            }
         }
         for (Violation v : a.violations()) {
             cases.computeIfAbsent(v.stream() + "|" + v.layer(), k -> new ArrayList<>()).add(v);

@@ -67,6 +67,11 @@ final class AnalyzeCommand implements Callable<Integer> {
     @Option(names = "--profile", paramLabel = "ULP", description = "Upper-layer protocol whose STag advertisements to learn: none, rping (default: none).")
     UlpProfile profile = UlpProfile.NONE;
 
+    @Option(names = "--decode-as", paramLabel = "ULP",
+            description = "Upper layer of Sends: auto, rpcrdma, none (default: auto: RPC-over-RDMA on port 20049, "
+                    + "after RFC 8797 private data, or when a Send's header and RPC XID agree).")
+    DecodeCommand.DecodeAs decodeAs = DecodeCommand.DecodeAs.auto;
+
     @Option(names = "--annotate", paramLabel = "OUT.pcapng", description = "Also write the capture as pcapng with each violation as a comment on its frame.")
     Path annotate;
 
@@ -153,7 +158,7 @@ final class AnalyzeCommand implements Callable<Integer> {
         try (CaptureReader reader = DecodeCommand.open(file, err)) {
             if (reader == null) return null;
             try (Progress progress = Progress.start(reader, noProgress ? Progress.Mode.OFF : Progress.Mode.AUTO)) {
-                return new Analyzer(SinkModel.Options.defaults().withStrict(strict), registry, profile).run(reader, progress::update);
+                return new Analyzer(SinkModel.Options.defaults().withStrict(strict), registry, profile).decodeAs(decodeAs.mode).run(reader, progress::update);
             }
         } catch (IOException e) {
             err.println("rddp: " + file + ": " + e.getMessage());

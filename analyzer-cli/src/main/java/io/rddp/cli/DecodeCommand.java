@@ -6,7 +6,10 @@ import io.rddp.capture.CaptureReader;
 import io.rddp.capture.CaptureReaders;
 import io.rddp.decode.DecodePipeline;
 import io.rddp.decode.Pdu;
-import io.rddp.decode.PduListener;
+import io.rddp.rpcrdma.ChunkMove;
+import io.rddp.rpcrdma.RpcRdmaListener;
+import io.rddp.rpcrdma.RpcRdmaMessage;
+import io.rddp.rpcrdma.RpcRdmaStage;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -30,6 +33,17 @@ final class DecodeCommand implements Callable<Integer> {
 
     enum Format { text, jsonl }
 
+    /** {@code --decode-as} values, as typed. */
+    enum DecodeAs {
+        auto(RpcRdmaStage.DecodeAs.AUTO), rpcrdma(RpcRdmaStage.DecodeAs.RPCRDMA), none(RpcRdmaStage.DecodeAs.NONE);
+
+        final RpcRdmaStage.DecodeAs mode;
+
+        DecodeAs(RpcRdmaStage.DecodeAs mode) {
+            this.mode = mode;
+        }
+    }
+
     @Spec
     CommandSpec spec;
 
@@ -43,6 +57,12 @@ final class DecodeCommand implements Callable<Integer> {
             description = "Output format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}). "
                     + "jsonl writes one JSON object per PDU.")
     Format format = Format.text;
+
+    @Option(names = "--decode-as", paramLabel = "ULP",
+            description = "Upper layer of Sends: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}). auto decodes "
+                    + "RPC-over-RDMA on port 20049, after RFC 8797 private data, or when a Send's header and RPC XID "
+                    + "agree; rpcrdma forces it on every connection; none never decodes it.")
+    DecodeAs decodeAs = DecodeAs.auto;
 
     @Option(names = {"-o", "--output"}, paramLabel = "OUT", description = "Write to OUT instead of standard output.")
     Path output;
@@ -62,10 +82,10 @@ final class DecodeCommand implements Callable<Integer> {
                  PduWriter writer = writer(out);
                  Progress progress = Progress.start(reader, !noProgress && output == null ? Progress.Mode.AUTO : Progress.Mode.OFF)) {
                 NoticePrinter notices = new NoticePrinter(err, quiet);
-                PduListener listener = new PduListener() {
+                RpcRdmaListener listener = new RpcRdmaListener() {
                     @Override
-                    public void onPdu(Pdu pdu) {
-                        writer.write(pdu);
+                    public void onPdu(Pdu pdu, RpcRdmaMessage message, ChunkMove move) {
+                        writer.write(pdu, message, move);
                     }
 
                     @Override
@@ -74,7 +94,7 @@ final class DecodeCommand implements Callable<Integer> {
                     }
                 };
                 try {
-                    new DecodePipeline(listener).run(reader, progress::update);
+                    new DecodePipeline(new RpcRdmaStage(listener, decodeAs.mode)).run(reader, progress::update);
                 } catch (CaptureException e) {
                     writer.flush();
                     err.println("rddp: " + file + ": " + e.getMessage());

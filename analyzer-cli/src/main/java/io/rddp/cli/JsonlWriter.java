@@ -6,6 +6,9 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import io.rddp.decode.FieldSink;
 import io.rddp.decode.Pdu;
 import io.rddp.decode.PduFields;
+import io.rddp.rpcrdma.ChunkMove;
+import io.rddp.rpcrdma.RpcRdmaFields;
+import io.rddp.rpcrdma.RpcRdmaMessage;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -27,10 +30,11 @@ final class JsonlWriter implements PduWriter, FieldSink {
     }
 
     @Override
-    public void write(Pdu pdu) {
+    public void write(Pdu pdu, RpcRdmaMessage message, ChunkMove move) {
         try {
             json.writeStartObject();
             PduFields.describe(pdu, this);
+            RpcRdmaFields.describe(message, move, this);
             json.writeEndObject();
             json.writeRaw('\n');
         } catch (IOException e) {
@@ -41,7 +45,8 @@ final class JsonlWriter implements PduWriter, FieldSink {
     @Override
     public void begin(String key, String label) {
         try {
-            json.writeObjectFieldStart(key);
+            if (key == null) json.writeStartObject();
+            else json.writeObjectFieldStart(key);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -59,7 +64,8 @@ final class JsonlWriter implements PduWriter, FieldSink {
     @Override
     public void number(String key, String label, long value) {
         try {
-            json.writeNumberField(key, value);
+            if (key != null) json.writeFieldName(key);
+            json.writeNumber(value);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -68,7 +74,7 @@ final class JsonlWriter implements PduWriter, FieldSink {
     @Override
     public void unsigned64(String key, String label, long value) {
         try {
-            json.writeFieldName(key);
+            if (key != null) json.writeFieldName(key);
             if (value >= 0) json.writeNumber(value);
             else json.writeNumber(Long.toUnsignedString(value));
         } catch (IOException e) {
@@ -79,7 +85,8 @@ final class JsonlWriter implements PduWriter, FieldSink {
     @Override
     public void bool(String key, String label, boolean value) {
         try {
-            json.writeBooleanField(key, value);
+            if (key != null) json.writeFieldName(key);
+            json.writeBoolean(value);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -98,7 +105,8 @@ final class JsonlWriter implements PduWriter, FieldSink {
     @Override
     public void text(String key, String label, String value) {
         try {
-            json.writeStringField(key, value);
+            if (key != null) json.writeFieldName(key);
+            json.writeString(value);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -108,6 +116,25 @@ final class JsonlWriter implements PduWriter, FieldSink {
     public void hex(String key, String label, byte[] value) {
         try {
             json.writeStringField(key, HexFormat.of().formatHex(value));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void beginList(String key, String label) {
+        try {
+            if (key != null) json.writeFieldName(key);
+            json.writeStartArray();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void endList() {
+        try {
+            json.writeEndArray();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -2,6 +2,9 @@ package io.rddp.cli;
 
 import io.rddp.decode.Pdu;
 import io.rddp.decode.PduSummary;
+import io.rddp.rpcrdma.ChunkMove;
+import io.rddp.rpcrdma.RpcRdmaFields;
+import io.rddp.rpcrdma.RpcRdmaMessage;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -20,17 +23,19 @@ final class LineWriter implements PduWriter {
     }
 
     @Override
-    public void write(Pdu pdu) {
+    public void write(Pdu pdu, RpcRdmaMessage message, ChunkMove move) {
         line.setLength(0);
         pad(line, Long.toString(pdu.frame()), 6);
         line.append(' ');
         pad(line, Times.seconds(pdu.relativeNanos()), 12);
         line.append(' ').append(pdu.source()).append(" → ").append(pdu.destination()).append(' ');
-        String proto = PduSummary.protocol(pdu);
+        String proto = RpcRdmaFields.protocol(message);
+        if (proto == null) proto = PduSummary.protocol(pdu);
         line.append(proto);
         for (int i = proto.length(); i < 6; i++) line.append(' ');
         line.append(' ');
         PduSummary.info(pdu, line);
+        RpcRdmaFields.info(message, move, line);
         line.append('\n');
         try {
             out.append(line);

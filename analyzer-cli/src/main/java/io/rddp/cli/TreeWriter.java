@@ -4,6 +4,9 @@ import io.rddp.decode.FieldSink;
 import io.rddp.decode.Pdu;
 import io.rddp.decode.PduFields;
 import io.rddp.decode.PduSummary;
+import io.rddp.rpcrdma.ChunkMove;
+import io.rddp.rpcrdma.RpcRdmaFields;
+import io.rddp.rpcrdma.RpcRdmaMessage;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -25,15 +28,18 @@ final class TreeWriter implements PduWriter, FieldSink {
     }
 
     @Override
-    public void write(Pdu pdu) {
+    public void write(Pdu pdu, RpcRdmaMessage message, ChunkMove move) {
         sb.setLength(0);
         sb.append("Frame ").append(pdu.frame()).append(", ").append(Times.seconds(pdu.relativeNanos())).append(" s, ")
                 .append(pdu.source()).append(" → ").append(pdu.destination()).append(": ")
-                .append(PduSummary.protocol(pdu)).append(' ');
+                .append(RpcRdmaFields.protocol(message) != null ? RpcRdmaFields.protocol(message)
+                        : PduSummary.protocol(pdu)).append(' ');
         PduSummary.info(pdu, sb);
+        RpcRdmaFields.info(message, move, sb);
         sb.append('\n');
         depth = 1;
         PduFields.describe(pdu, this);
+        RpcRdmaFields.describe(message, move, this);
         sb.append('\n');
         try {
             out.append(sb);

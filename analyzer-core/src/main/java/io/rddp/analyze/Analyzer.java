@@ -6,7 +6,10 @@ import io.rddp.capture.CaptureReader;
 import io.rddp.ddp.DdpMessage;
 import io.rddp.decode.DecodePipeline;
 import io.rddp.decode.Pdu;
-import io.rddp.decode.PduListener;
+import io.rddp.rpcrdma.ChunkMove;
+import io.rddp.rpcrdma.RpcRdmaListener;
+import io.rddp.rpcrdma.RpcRdmaMessage;
+import io.rddp.rpcrdma.RpcRdmaStage;
 import io.rddp.sink.SinkListener;
 import io.rddp.sink.SinkModel;
 import io.rddp.sink.StagRegistry;
@@ -32,6 +35,7 @@ public final class Analyzer {
     private final SinkModel.Options options;
     private final StagRegistry registry;
     private final UlpProfile profile;
+    private RpcRdmaStage.DecodeAs decodeAs = RpcRdmaStage.DecodeAs.AUTO;
 
     public Analyzer(SinkModel.Options options, StagRegistry registry) {
         this(options, registry, UlpProfile.NONE);
@@ -42,6 +46,12 @@ public final class Analyzer {
         this.options = options;
         this.registry = registry;
         this.profile = profile;
+    }
+
+    /** Which connections carry RPC-over-RDMA (default: decided per connection on evidence). */
+    public Analyzer decodeAs(RpcRdmaStage.DecodeAs mode) {
+        this.decodeAs = mode;
+        return this;
     }
 
     /**
@@ -59,7 +69,7 @@ public final class Analyzer {
         long[] frames = {0};
         String error = null;
         try {
-            new DecodePipeline(c).run(reader, () -> {
+            new DecodePipeline(new RpcRdmaStage(c, decodeAs)).run(reader, () -> {
                 frames[0]++;
                 perFrame.run();
             });
@@ -83,7 +93,7 @@ public final class Analyzer {
     }
 
     /** Pipeline events in, model events out; keeps only what the report needs. */
-    private static final class Collector implements PduListener, SinkListener {
+    private static final class Collector implements RpcRdmaListener, SinkListener {
         SinkModel model;
         UlpProfile.Learner learner;
         final Map<Integer, TcpConnection> connections = new TreeMap<>();
@@ -101,14 +111,18 @@ public final class Analyzer {
         }
 
         @Override
-        public void onPdu(Pdu pdu) {
+        public void onPdu(Pdu pdu, RpcRdmaMessage message, ChunkMove move) {
             pdus++;
             int stream = pdu.stream();
             if (pdu.startFrame() != null) {
                 model.onStartFrame(stream, pdu.direction(), pdu.startFrame(), pdu.frame());
             } else if (pdu.ddp() != null) {
                 learner.onPdu(pdu); // before the model: an advertisement precedes every use of its STag
+                learner.onRpcRdma(pdu, message);
                 model.onFpdu(stream, pdu.direction(), pdu.fpdu(), pdu.ddp(), pdu.rdmap());
+                if (message != null || move != null) {
+                    model.onRpcRdma(stream, pdu.direction(), pdu.frame(), message, move);
+                }
             } else {
                 model.onMalformed(stream, pdu.direction(), pdu.frame(), pdu.fpdu().crcOk(), pdu.fpdu().ulpduLength(),
                         pdu.problem());

@@ -1,5 +1,12 @@
 package io.rddp.analyze;
 
+import io.rddp.rpcrdma.RdmaSegment;
+import io.rddp.rpcrdma.ReadSegment;
+import io.rddp.rpcrdma.RpcRdmaHeader;
+import io.rddp.rpcrdma.RpcRdmaMessage;
+import java.util.ArrayList;
+import java.util.List;
+
 import io.rddp.Notice;
 import io.rddp.decode.Pdu;
 import io.rddp.ddp.UntaggedHeader;
@@ -58,20 +65,48 @@ public enum UlpProfile {
             long rkey = p.getInt(p.position() + 8) & 0xFFFF_FFFFL;
             long size = p.getInt(p.position() + 12) & 0xFFFF_FFFFL;
             if (size == 0) return; // rping's server sends zeroed structs as mere go-aheads (siw-rping-lo.pcap frame 11)
+            learn(pdu, rkey, buf, size, EnumSet.of(StagRegistration.Access.READ, StagRegistration.Access.WRITE), "rping");
+        }
+
+        /**
+         * RPC-over-RDMA chunks are advertisements whatever the profile (RFC 8166 §3.4.3): a Requester's Read chunk
+         * segments are for the Responder to read, its Write and Reply chunk segments for it to write.
+         */
+        void onRpcRdma(Pdu pdu, RpcRdmaMessage m) {
+            if (m == null || !m.fromRequester() || m.header() == null
+                    || m.source() != RpcRdmaMessage.Source.INLINE) {
+                return;
+            }
+            RpcRdmaHeader h = m.header();
+            for (ReadSegment r : h.readList()) {
+                RdmaSegment g = r.target();
+                learn(pdu, g.handle(), g.offset(), g.length(), EnumSet.of(StagRegistration.Access.READ), "RPC-over-RDMA");
+            }
+            List<List<RdmaSegment>> writable = new ArrayList<>(h.writeList());
+            if (h.replyChunk() != null) writable.add(h.replyChunk());
+            for (List<RdmaSegment> chunk : writable) {
+                for (RdmaSegment g : chunk) {
+                    learn(pdu, g.handle(), g.offset(), g.length(), EnumSet.of(StagRegistration.Access.WRITE),
+                            "RPC-over-RDMA");
+                }
+            }
+        }
+
+        private void learn(Pdu pdu, long stag, long base, long size, Set<StagRegistration.Access> access, String who) {
             Side owner = Side.senderOf(pdu.direction());
-            String key = pdu.stream() + "/" + owner + "/" + rkey + "/" + buf + "/" + size;
+            String key = pdu.stream() + "/" + owner + "/" + stag + "/" + base + "/" + size + "/" + access;
             if (seen.contains(key)) return;
             if (seen.size() >= MAX_LEARNED) {
                 if (!capNoticed) {
                     capNoticed = true;
                     notices.accept(new Notice(Notice.Severity.WARNING, "analyze", pdu.frame(), pdu.stream(), -1,
-                            "rping profile: more than " + MAX_LEARNED + " distinct advertisements; later ones are not registered"));
+                            who + ": more than " + MAX_LEARNED + " distinct advertisements; later ones are not registered"));
                 }
                 return;
             }
             seen.add(key);
-            registry.add(new StagRegistration(rkey, buf, size, EnumSet.of(StagRegistration.Access.READ,
-                    StagRegistration.Access.WRITE), owner, Set.of(pdu.stream()), pdu.frame(), Long.MAX_VALUE));
+            registry.add(new StagRegistration(stag, base, size, access, owner, Set.of(pdu.stream()), pdu.frame(),
+                    Long.MAX_VALUE));
         }
     }
 

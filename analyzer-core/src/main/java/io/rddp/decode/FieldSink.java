@@ -12,6 +12,18 @@ public interface FieldSink {
 
     void end();
 
+    /**
+     * Opens a list; its items are groups opened with a null key, or values given with a null key. Sinks that do
+     * not know lists see a group.
+     */
+    default void beginList(String key, String label) {
+        begin(key, label);
+    }
+
+    default void endList() {
+        end();
+    }
+
     /** A signed or small unsigned number (fits a long as a non-negative value). */
     void number(String key, String label, long value);
 

@@ -86,6 +86,18 @@ public final class Generator {
     private void run(Scenario scenario) {
         switch (scenario) {
             case MIXED -> mixed();
+            case NFS_RDMA -> {
+                Conn c = connect(0, false, false, io.rddp.rpcrdma.RpcRdmaStage.NFS_RDMA_PORT,
+                        NfsRdmaTraffic.PRIVATE_DATA.toBytes());
+                NfsRdmaTraffic nfs = new NfsRdmaTraffic(new RpcRdmaWriter(c.w, c.sinkStag, c.sinkTo), random);
+                int size = Math.min(options.messageSize(), 1 << 20);
+                while (more(c)) {
+                    nfs.step(size);
+                    c.done++;
+                    messages++;
+                }
+                c.w.close();
+            }
             default -> {
                 Conn c = connect(0, false, scenario == Scenario.MARKERS_CRC);
                 while (more(c)) step(scenario, c);
@@ -181,7 +193,7 @@ public final class Generator {
                 w.message(SERVER_TO_CLIENT, w.atomicResponse(SERVER_TO_CLIENT, new AtomicResponse(id, id - 1)));
                 w.message(CLIENT_TO_SERVER, w.immediateData(CLIENT_TO_SERVER, id));
             }
-            case MIXED -> throw new IllegalStateException("mixed has no single step");
+            case MIXED, NFS_RDMA -> throw new IllegalStateException(s.id() + " has no single step");
         }
         c.done++;
         messages++;
@@ -197,6 +209,10 @@ public final class Generator {
     }
 
     private Conn connect(int index, boolean ipv6, boolean markersCrc) {
+        return connect(index, ipv6, markersCrc, 4791 + index, new byte[0]);
+    }
+
+    private Conn connect(int index, boolean ipv6, boolean markersCrc, int serverPort, byte[] privateData) {
         byte[] a, b;
         if (ipv6) {
             a = new byte[16];
@@ -208,7 +224,7 @@ public final class Generator {
             a = new byte[]{10, 0, (byte) index, 1};
             b = new byte[]{10, 0, (byte) index, 2};
         }
-        Endpoint client = new Endpoint(a, 40000 + index), server = new Endpoint(b, 4791 + index);
+        Endpoint client = new Endpoint(a, 40000 + index), server = new Endpoint(b, serverPort);
         IwarpConnectionWriter.Config cfg = IwarpConnectionWriter.Config.defaults().withMss(options.mss())
                 .withCrc(options.crc() || markersCrc).withMarkers(markersCrc, false);
         TcpSessionWriter.Options tcp = TcpSessionWriter.Options.defaults()
@@ -216,7 +232,7 @@ public final class Generator {
                 .withIsn(SERVER_TO_CLIENT, random.nextLong() & 0xFFFF_FFFFL);
         IwarpConnectionWriter w = new IwarpConnectionWriter(client, server, cfg, tcp, this::frame);
         Conn c = new Conn(w, random);
-        w.open();
+        w.open(privateData, privateData);
         return c;
     }
 

@@ -85,13 +85,18 @@ public final class IwarpConnectionWriter {
 
     /** TCP handshake, then the MPA Request from the client and the Reply from the server (RFC 5044 §7.1). */
     public void open() {
+        open(new byte[0], new byte[0]);
+    }
+
+    /** As {@link #open()}, with ULP private data in the Request and the Reply (e.g. RFC 8797's). */
+    public void open(byte[] requestPrivateData, byte[] replyPrivateData) {
         tcp.handshake();
         MpaStartFrame.Enhanced enhanced = config.revision() >= 2
                 ? new MpaStartFrame.Enhanced(config.ird(), config.ord(), false, false, false, false) : null;
         MpaStartFrame request = MpaStartFrame.request(config.markersToClient(), config.crc(), config.revision(),
-                enhanced, new byte[0]);
+                enhanced, requestPrivateData);
         MpaStartFrame reply = MpaStartFrame.reply(config.markersToServer(), config.crc(), false, config.revision(),
-                enhanced, new byte[0]);
+                enhanced, replyPrivateData);
         startFrame(Direction.CLIENT_TO_SERVER, request);
         startFrame(Direction.SERVER_TO_CLIENT, reply);
         tcp.ack(Direction.CLIENT_TO_SERVER);

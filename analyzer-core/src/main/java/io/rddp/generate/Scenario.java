@@ -10,6 +10,8 @@ public enum Scenario {
     TERMINATE("terminate", "Sends, then one with a skipped MSN, answered by Terminate 1/2/3 (RFC 5041 §7.2)"),
     MARKERS_CRC("markers-crc", "CRC on; Markers only toward the client (its Request had M=1, RFC 5044 §7.1)"),
     ATOMICS("atomics", "RFC 7306: Fetch-and-Add and Compare-and-Swap with responses, and Immediate Data"),
+    NFS_RDMA("nfs-rdma", "NFS over RPC-over-RDMA (RFC 8166) on port 20049 with RFC 8797 private data: Short messages, "
+            + "Read chunk, Write chunk, Long Call, Long Reply, ERR_VERS; --message-size sets the chunk data size"),
     MIXED("mixed", "three connections interleaved (IPv4 and IPv6): rping, write-stream and read-stream");
 
     private final String id;

@@ -8,6 +8,8 @@ public enum Layer {
     DDP,
     /** RFC 5040, RFC 7306 */
     RDMAP,
+    /** RFC 8166: RPC-over-RDMA version 1 */
+    RPCRDMA,
     /** RFC 5042 §6: attacks from remote peers, as far as the wire shows them */
     SECURITY
 }

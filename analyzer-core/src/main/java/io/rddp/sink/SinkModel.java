@@ -5,6 +5,8 @@ import io.rddp.Notice;
 import io.rddp.ddp.DdpSegment;
 import io.rddp.mpa.Fpdu;
 import io.rddp.mpa.MpaStartFrame;
+import io.rddp.rpcrdma.ChunkMove;
+import io.rddp.rpcrdma.RpcRdmaMessage;
 import io.rddp.rdmap.Opcode;
 import io.rddp.rdmap.RdmapDecoder;
 import io.rddp.rdmap.RdmapPdu;
@@ -79,6 +81,7 @@ public final class SinkModel {
     private final MpaRules mpa;
     private final DdpRules ddp;
     private final RdmapRules rdmap;
+    private final RpcRdmaRules rpcrdma;
     private final Map<Integer, StreamState> streams = new HashMap<>();
     private long lastFrame;
 
@@ -93,6 +96,7 @@ public final class SinkModel {
         StagRules stags = new StagRules(reporter, Objects.requireNonNull(registry, "registry"), options.strict(),
                 options.maxLearnedStags(), options.maxTaggedBuffers(), options.maxRanges());
         this.mpa = new MpaRules(reporter);
+        this.rpcrdma = new RpcRdmaRules(reporter);
         this.rdmap = new RdmapRules(reporter, stags, options.maxOutstanding());
         this.ddp = new DdpRules(reporter, rdmap, options.maxOpenMessages(), options.maxRanges());
     }
@@ -139,6 +143,7 @@ public final class SinkModel {
                 }
             }
             mpa.onStartFrame(s, direction, startFrame, frame);
+            rpcrdma.onStartFrame(s, direction, startFrame.ulpPrivateData());
         });
     }
 
@@ -229,6 +234,18 @@ public final class SinkModel {
         });
     }
 
+    /**
+     * What the RPC-over-RDMA layer made of a PDU (RFC 8166): a message it completed and/or the chunk an RDMA
+     * operation moved. Called after {@link #onFpdu} for the same PDU.
+     */
+    public void onRpcRdma(int stream, Direction direction, long frame, RpcRdmaMessage message, ChunkMove move) {
+        guard(frame, stream, () -> {
+            StreamState s = stream(stream);
+            if (move != null) rpcrdma.onMove(s, direction, frame, move);
+            if (message != null) rpcrdma.onMessage(s, direction, frame, message);
+        });
+    }
+
     /** FIN or RST of {@code direction}: that side sends nothing more. */
     public void onClose(int stream, Direction direction, boolean reset, long frame) {
         guard(frame, stream, () -> {
@@ -284,13 +301,15 @@ public final class SinkModel {
             rdmap.unanswered(s, d, frame, why);
             rdmap.settleOwed(s, d, captureEnded ? "the capture ends" : "closed the connection");
         }
+        rpcrdma.finish(s, frame);
         reporter.suppressedNotices(s, frame);
         streams.remove(s.index);
         listener.onStreamFinished(summarize(s));
     }
 
     private static StreamSummary summarize(StreamState s) {
-        return new StreamSummary(s.index, s.requestDirection, s.request, s.reply, counters(s.c2s), counters(s.s2c));
+        return new StreamSummary(s.index, s.requestDirection, s.request, s.reply, counters(s.c2s), counters(s.s2c),
+                s.rpcrdma == null ? 0 : s.rpcrdma.messages);
     }
 
     private static StreamSummary.Counters counters(DirectionState d) {

@@ -21,6 +21,8 @@ final class StreamState {
     String exitReason;
     /** a gap was seen: which responses answer which requests is no longer certain */
     boolean readsUncertain;
+    /** RPC-over-RDMA state, once the stream carries it */
+    RpcRdmaRules.State rpcrdma;
 
     final int[] reports = new int[Check.values().length];
     final int[] suppressed = new int[Check.values().length];

@@ -18,7 +18,7 @@ import java.util.Map;
  * @param serverToClient counters of the server's direction
  */
 public record StreamSummary(int stream, Direction initiator, MpaStartFrame request, MpaStartFrame reply,
-                            Counters clientToServer, Counters serverToClient) {
+                            Counters clientToServer, Counters serverToClient, long rpcRdmaMessages) {
 
     /**
      * @param segments          DDP segments

@@ -16,7 +16,7 @@ class CatalogueTest {
         Set<String> ids = new HashSet<>();
         for (Check c : SinkModel.checks()) {
             assertThat(ids.add(c.id())).as(c.id()).isTrue();
-            assertThat(c.id()).matches("(mpa|ddp|rdmap|security)\\.[a-z0-9.-]+");
+            assertThat(c.id()).matches("(mpa|ddp|rdmap|rpcrdma|security)\\.[a-z0-9.-]+");
             assertThat(Check.byId(c.id())).isSameAs(c);
         }
         assertThat(Check.byId("no.such.check")).isNull();
@@ -26,7 +26,7 @@ class CatalogueTest {
     void everyCheckCitesAnRfcSectionAndAKnownErrorType() {
         for (Check c : SinkModel.checks()) {
             assertThat(c.rfc()).as(c.id()).isIn("RFC 5040", "RFC 5041", "RFC 5042", "RFC 5044", "RFC 6581",
-                    "RFC 7306");
+                    "RFC 7306", "RFC 8166");
             assertThat(c.section()).as(c.id()).matches("§\\d+(\\.\\d+)*");
             if (c.errorType() != null) assertThat(c.errorType().isDefined()).as(c.id()).isTrue();
             assertThat(c.title()).isNotBlank();
