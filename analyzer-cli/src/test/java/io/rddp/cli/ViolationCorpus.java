@@ -349,6 +349,7 @@ final class ViolationCorpus {
             w.message(CLIENT_TO_SERVER, w.send(CLIENT_TO_SERVER, bytes(16)));
             w.message(SERVER_TO_CLIENT, w.terminate(SERVER_TO_CLIENT, Terminate.of(1, 2, 0x77)));
         });
+        RpcRdmaCorpus.addTo(CASES);
     }
 
     /**
@@ -368,7 +369,7 @@ final class ViolationCorpus {
             };
             IwarpConnectionWriter.Config cfg = new IwarpConnectionWriter.Config(1460, true, false, true, 2, 2, 2);
             IwarpConnectionWriter w = new IwarpConnectionWriter(
-                    new Endpoint(new byte[]{(byte) 192, 0, 2, 1}, 40001), new Endpoint(new byte[]{(byte) 192, 0, 2, 2}, 4791),
+                    new Endpoint(new byte[]{(byte) 192, 0, 2, 1}, 40001), new Endpoint(new byte[]{(byte) 192, 0, 2, 2}, name.startsWith("rpcrdma-") ? 20049 : 4791),
                     cfg, TcpSessionWriter.Options.defaults(), sink);
             if (!name.startsWith("start-")) w.open();
             CASES.get(name).accept(w);

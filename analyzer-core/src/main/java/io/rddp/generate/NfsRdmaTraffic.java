@@ -141,13 +141,13 @@ public final class NfsRdmaTraffic {
         byte[] args = compoundArgs(w2 -> {
             w2.u32(53).fixed(new byte[16]).u32(2).u32(0).u32(0).bool(false);
             w2.u32(22).opaque(new byte[28]);
-            w2.u32(9).u32(2).u32(0x0010011a).u32(0x00b0a23a);
+            w2.u32(9).u32(1).u32(0x12); // GETATTR type and size (RFC 7530 §5.8.1: attributes 1 and 4)
         }, 3);
         w.send(REQUESTER, msg(x, List.of(), List.of(), null), RpcEncoder.call(x, NFS, 4, 1, args));
         byte[] results = new XdrWriter().u32(0).opaque(new byte[0]).u32(3)
                 .u32(53).u32(0).fixed(new byte[16]).u32(2).u32(0).u32(63).u32(63).u32(0)
                 .u32(22).u32(0)
-                .u32(9).u32(0).u32(2).u32(0x0010011a).u32(0x00b0a23a).opaque(new byte[40]).toByteArray();
+                .u32(9).u32(0).u32(1).u32(0x12).opaque(new XdrWriter().u32(1).u64(4096).toByteArray()).toByteArray();
         w.send(RESPONDER, msg(x, List.of(), List.of(), null), RpcEncoder.acceptedReply(x, 0, results));
     }
 

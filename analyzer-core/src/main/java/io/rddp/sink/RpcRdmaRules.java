@@ -335,7 +335,7 @@ final class RpcRdmaRules {
             }
             return;
         }
-        if (!move.inBounds()) {
+        if (!move.inBounds() && move.op() != ChunkMove.Op.READ_RESPONSE) { // a response only follows its request
             report(s, d, Check.RPCRDMA_CHUNK_BOUNDS, frame, opName(move) + " of " + move.length() + " octets at "
                     + move.segmentOffset() + " into segment " + move.segment() + " of the " + move.chunk().name()
                     .toLowerCase() + " chunk of xid 0x" + hex(move.xid()) + " runs past its end");
