@@ -20,6 +20,7 @@ import io.rddp.tcp.TcpConnection;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -33,6 +34,7 @@ public final class Analyzer {
     /** Notices kept for the report; later ones are only counted. */
     public static final int MAX_NOTICES = 1000;
     private final SinkModel.Options options;
+    private final AnalysisLimits limits;
     private final StagRegistry registry;
     private final UlpProfile profile;
     private RpcRdmaStage.DecodeAs decodeAs = RpcRdmaStage.DecodeAs.AUTO;
@@ -43,6 +45,13 @@ public final class Analyzer {
 
     /** @param profile the ULP whose STag advertisements add to {@code registry} during the pass */
     public Analyzer(SinkModel.Options options, StagRegistry registry, UlpProfile profile) {
+        this(AnalysisLimits.defaults().withSink(options), registry, profile);
+    }
+
+    /** @param limits every cap of the pass; its sink options also carry {@code --strict} */
+    public Analyzer(AnalysisLimits limits, StagRegistry registry, UlpProfile profile) {
+        this.limits = limits;
+        SinkModel.Options options = limits.sink();
         this.options = options;
         this.registry = registry;
         this.profile = profile;
@@ -62,14 +71,14 @@ public final class Analyzer {
      * @throws IOException only for failures of the reader itself that are not about the file's content
      */
     public Analysis run(CaptureReader reader, Runnable perFrame) throws IOException {
-        Collector c = new Collector();
+        Collector c = new Collector(limits);
         SinkModel model = new SinkModel(options, registry, c);
         c.model = model;
         c.learner = profile.learner(registry, c::onNotice);
         long[] frames = {0};
         String error = null;
         try {
-            new DecodePipeline(new RpcRdmaStage(c, decodeAs)).run(reader, () -> {
+            new DecodePipeline(new RpcRdmaStage(c, decodeAs), limits.tcp()).run(reader, () -> {
                 frames[0]++;
                 perFrame.run();
             });
@@ -77,15 +86,17 @@ public final class Analyzer {
             error = e.getMessage();
         }
         model.onEnd();
-        List<Analysis.Stream> streams = new ArrayList<>();
-        for (TcpConnection conn : c.connections.values()) {
-            StreamSummary s = c.summaries.get(conn.index());
-            if (s == null) s = model.summary(conn.index());
-            if (s != null && (s.request() != null || s.reply() != null || total(s) > 0)) {
-                streams.add(new Analysis.Stream(conn.index(), conn.client(), conn.server(), s));
-            }
+        if (c.streamsNotListed > 0) {
+            c.onNotice(new Notice(Notice.Severity.WARNING, "analyze", 0, -1, -1, c.streamsNotListed
+                    + " more streams were analysed but are not listed (report.streams cap " + limits.reportedStreams()
+                    + ")"));
         }
-        return new Analysis(frames[0], c.pdus, c.messages, streams, c.violations, c.notices, c.noticesDropped, error);
+        if (c.violationsDropped > 0) {
+            c.onNotice(new Notice(Notice.Severity.WARNING, "analyze", 0, -1, -1, c.violationsDropped
+                    + " more violations were found but not kept (report.violations cap " + limits.violations() + ")"));
+        }
+        return new Analysis(frames[0], c.pdus, c.messages, new ArrayList<>(c.reported.values()), c.violations,
+                c.notices, c.noticesDropped, error);
     }
 
     private static long total(StreamSummary s) {
@@ -96,8 +107,16 @@ public final class Analyzer {
     private static final class Collector implements RpcRdmaListener, SinkListener {
         SinkModel model;
         UlpProfile.Learner learner;
-        final Map<Integer, TcpConnection> connections = new TreeMap<>();
-        final Map<Integer, StreamSummary> summaries = new TreeMap<>();
+        final AnalysisLimits limits;
+        /** connections open in the layers below (bounded by the TCP connection cap) */
+        final Map<Integer, TcpConnection> connections = new HashMap<>();
+        final Map<Integer, Analysis.Stream> reported = new TreeMap<>();
+        long streamsNotListed;
+        long violationsDropped;
+
+        Collector(AnalysisLimits limits) {
+            this.limits = limits;
+        }
         final List<Violation> violations = new ArrayList<>();
         final List<Notice> notices = new ArrayList<>();
         long pdus;
@@ -152,18 +171,31 @@ public final class Analyzer {
         @Override
         public void onNotice(Notice notice) {
             // A hostile capture can raise a notice per PDU: keep the first ones, count the rest.
-            if (notices.size() < MAX_NOTICES) notices.add(notice);
+            if (notices.size() < limits.notices()) notices.add(notice);
             else noticesDropped++;
         }
 
         @Override
         public void onViolation(Violation violation) {
-            violations.add(violation);
+            if (violations.size() < limits.violations()) violations.add(violation);
+            else violationsDropped++;
         }
 
         @Override
-        public void onStreamFinished(StreamSummary summary) {
-            summaries.put(summary.stream(), summary);
+        public void onStreamFinished(StreamSummary s) {
+            TcpConnection conn = connections.get(s.stream());
+            if (conn == null || (s.request() == null && s.reply() == null && total(s) == 0)) return;
+            if (reported.size() < limits.reportedStreams()) {
+                reported.put(s.stream(), new Analysis.Stream(s.stream(), conn.client(), conn.server(), s));
+            } else {
+                streamsNotListed++;
+            }
+        }
+
+        @Override
+        public void onConnectionEnd(TcpConnection connection, long frame, boolean captureEnded) {
+            model.onConnectionEnd(connection.index(), frame, captureEnded);
+            connections.remove(connection.index());
         }
     }
 }

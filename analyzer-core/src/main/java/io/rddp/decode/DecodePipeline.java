@@ -40,6 +40,8 @@ public final class DecodePipeline {
     private static final int RECENT = 1 << 16;
     private final long[] recentTimestamps = new long[RECENT];
 
+    private final TcpEvents tcpEvents;
+
     public DecodePipeline(PduListener listener) {
         this(listener, TcpReassembler.Limits.defaults());
     }
@@ -50,7 +52,8 @@ public final class DecodePipeline {
         this.packets = new PacketDecoder(listener::onNotice);
         this.ddp = new DdpStage(listener);
         this.mpa = new MpaDecoder(new MpaEvents());
-        this.tcp = new TcpReassembler(new TcpEvents(mpa, listener, ddp), limits);
+        this.tcpEvents = new TcpEvents(mpa, listener, ddp);
+        this.tcp = new TcpReassembler(tcpEvents, limits);
     }
 
     /** The MPA layer's state, for callers that want negotiated parameters of a connection. */
@@ -80,6 +83,7 @@ public final class DecodePipeline {
                 perFrame.run();
             }
         } finally {
+            tcpEvents.captureEnded = true;
             tcp.finish(frameNumber);
             mpa.finish();
             ddp.endAll();

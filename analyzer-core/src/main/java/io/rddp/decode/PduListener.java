@@ -29,6 +29,15 @@ public interface PduListener {
     default void onFramingError(TcpConnection connection, Direction direction, long frame, String detail) {
     }
 
+    /**
+     * The TCP layer let go of a connection (closed both ways, reset, evicted under its connection cap, 4-tuple
+     * reused, or the capture ended): every later layer frees its state for it.
+     *
+     * @param captureEnded whether it ends only because the capture does
+     */
+    default void onConnectionEnd(TcpConnection connection, long frame, boolean captureEnded) {
+    }
+
     /** FIN (reset = false) or RST of a direction. */
     default void onClose(TcpConnection connection, Direction direction, boolean reset, long frame) {
     }

@@ -12,6 +12,8 @@ import java.nio.ByteBuffer;
 final class TcpEvents implements TcpListener {
     private final MpaDecoder mpa;
     private final PduListener listener;
+    /** set once the capture is read to its end: the connections ending now end with it */
+    boolean captureEnded;
     private final DdpStage ddp;
 
     TcpEvents(MpaDecoder mpa, PduListener listener, DdpStage ddp) {
@@ -47,6 +49,7 @@ final class TcpEvents implements TcpListener {
     public void onConnectionEnd(TcpConnection connection, long frame) {
         mpa.onConnectionEnd(connection, frame);
         ddp.end(connection);
+        listener.onConnectionEnd(connection, frame, captureEnded);
     }
 
     @Override

@@ -605,6 +605,12 @@ public final class RpcRdmaStage implements PduListener {
     }
 
     @Override
+    public void onConnectionEnd(TcpConnection connection, long frame, boolean captureEnded) {
+        connections.remove(connection.index());
+        out.onConnectionEnd(connection, frame, captureEnded);
+    }
+
+    @Override
     public void onClose(TcpConnection connection, Direction direction, boolean reset, long frame) {
         Conn k = connections.get(connection.index());
         if (k != null) {

@@ -258,6 +258,23 @@ public final class SinkModel {
         });
     }
 
+    /**
+     * The connection is gone from the layers below (closed, reset, evicted under the TCP connection cap, 4-tuple
+     * reused, or the capture ended): its stream is finished and its state freed, so the model holds no more
+     * streams than TCP tracks connections.
+     */
+    public void onConnectionEnd(int stream, long frame, boolean captureEnded) {
+        guard(frame, stream, () -> {
+            StreamState s = streams.get(stream);
+            if (s != null) finish(s, frame, captureEnded);
+        });
+    }
+
+    /** Streams whose state the model holds now. */
+    public int openStreams() {
+        return streams.size();
+    }
+
     /** The capture ended: every stream still known is finished. */
     public void onEnd() {
         guard(lastFrame, -1, () -> {
