@@ -134,6 +134,9 @@ final class AnalysisReports {
         j.writeNumberField("info", a.count(Severity.INFO));
         if (a.error() != null) j.writeStringField("incomplete", a.error());
         j.writeEndObject();
+        j.writeObjectFieldStart("limits");
+        for (var e : a.limits().entrySet()) j.writeNumberField(e.getKey(), e.getValue());
+        j.writeEndObject();
         j.writeArrayFieldStart("streams");
         for (Analysis.Stream s : a.streams()) {
             j.writeStartObject();

@@ -1,6 +1,7 @@
 package io.rddp.cli;
 
 import io.rddp.analyze.Analysis;
+import io.rddp.analyze.AnalysisLimits;
 import io.rddp.analyze.Analyzer;
 import io.rddp.analyze.UlpProfile;
 import io.rddp.capture.CaptureException;
@@ -48,7 +49,7 @@ final class AnalyzeCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(arity = "1..*", paramLabel = "FILE", description = {"Capture files (pcap, pcapng, .gz of either; '-' for standard input)",
+    @Parameters(arity = "0..*", paramLabel = "FILE", description = {"Capture files (pcap, pcapng, .gz of either; '-' for standard input)",
             "or directories (every capture below them). Each is analysed on its own; the exit code is the worst."})
     List<String> files;
 
@@ -81,9 +82,54 @@ final class AnalyzeCommand implements Callable<Integer> {
     @Option(names = "--no-progress", description = "Never show the progress bar.")
     boolean noProgress;
 
+    @Option(names = "--limits", description = "Print every cap that bounds an analysis, with its value, and exit.")
+    boolean printLimits;
+
+    @Option(names = "--max-connections", paramLabel = "N", description = "TCP connections tracked at once; the least recently active is evicted beyond it (default: ${DEFAULT-VALUE}).")
+    int maxConnections = AnalysisLimits.defaults().tcp().maxConnections();
+
+    @Option(names = "--max-buffered-bytes", paramLabel = "N", description = "Out-of-order TCP bytes buffered per direction before a gap is declared (default: ${DEFAULT-VALUE}).")
+    long maxBufferedBytes = AnalysisLimits.defaults().tcp().maxBufferedBytes();
+
+    @Option(names = "--max-outstanding-reads", paramLabel = "N", description = "Unanswered RDMA Read and Atomic Requests remembered per direction (default: ${DEFAULT-VALUE}).")
+    int maxOutstanding = AnalysisLimits.defaults().sink().maxOutstanding();
+
+    @Option(names = "--max-stags", paramLabel = "N", description = "STags learned from the traffic, over all streams (default: ${DEFAULT-VALUE}).")
+    int maxStags = AnalysisLimits.defaults().sink().maxLearnedStags();
+
+    @Option(names = "--max-violations", paramLabel = "N", description = "Violations kept for the report; later ones are counted (default: ${DEFAULT-VALUE}).")
+    int maxViolations = AnalysisLimits.defaults().violations();
+
+    /** The caps as the options set them. */
+    AnalysisLimits limits() {
+        AnalysisLimits d = AnalysisLimits.defaults();
+        SinkModel.Options s = d.sink();
+        return d.withTcp(d.tcp().withMaxConnections(maxConnections).withMaxBufferedBytes(maxBufferedBytes))
+                .withSink(new SinkModel.Options(strict, s.maxReportsPerCheck(), s.maxOpenMessages(), maxOutstanding,
+                        s.maxTaggedBuffers(), s.maxRanges(), maxStags))
+                .withViolations(maxViolations);
+    }
+
     @Override
     public Integer call() {
         PrintWriter err = spec.commandLine().getErr();
+        AnalysisLimits limits;
+        try {
+            limits = limits();
+        } catch (IllegalArgumentException e) {
+            err.println("rddp: " + e.getMessage());
+            return Main.EXIT_BAD_INPUT;
+        }
+        if (printLimits) {
+            PrintWriter out = spec.commandLine().getOut();
+            limits.describe().forEach((k, v) -> out.printf("%-30s %d%n", k, v));
+            out.flush();
+            return Main.EXIT_OK;
+        }
+        if (files == null || files.isEmpty()) {
+            err.println("rddp: analyze needs at least one FILE (or --limits)");
+            return Main.EXIT_BAD_INPUT;
+        }
         List<StagRegistration> registrations = List.of();
         if (stags != null) {
             try {
@@ -158,7 +204,7 @@ final class AnalyzeCommand implements Callable<Integer> {
         try (CaptureReader reader = DecodeCommand.open(file, err)) {
             if (reader == null) return null;
             try (Progress progress = Progress.start(reader, noProgress ? Progress.Mode.OFF : Progress.Mode.AUTO)) {
-                return new Analyzer(SinkModel.Options.defaults().withStrict(strict), registry, profile).decodeAs(decodeAs.mode).run(reader, progress::update);
+                return new Analyzer(limits(), registry, profile).decodeAs(decodeAs.mode).run(reader, progress::update);
             }
         } catch (IOException e) {
             err.println("rddp: " + file + ": " + e.getMessage());

@@ -7,6 +7,7 @@ import io.rddp.sink.Violation;
 import io.rddp.tcp.Endpoint;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * The result of analysing one capture.
@@ -20,9 +21,10 @@ import java.util.List;
  *                   {@link Analyzer#MAX_NOTICES}
  * @param noticesDropped notices beyond those, only counted
  * @param error      why the capture could not be read to its end (with offset and frame), or null
+ * @param limits     the caps the analysis ran with ({@link AnalysisLimits#describe()})
  */
 public record Analysis(long frames, long pdus, long messages, List<Stream> streams, List<Violation> violations,
-                       List<Notice> notices, long noticesDropped, String error) {
+                       List<Notice> notices, long noticesDropped, String error, Map<String, Long> limits) {
 
     /** A stream with its endpoints and what the model counted on it. */
     public record Stream(int index, Endpoint client, Endpoint server, StreamSummary summary) {
@@ -32,6 +34,7 @@ public record Analysis(long frames, long pdus, long messages, List<Stream> strea
         streams = List.copyOf(streams);
         violations = List.copyOf(violations);
         notices = List.copyOf(notices);
+        limits = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(limits));
     }
 
     public long count(Severity severity) {

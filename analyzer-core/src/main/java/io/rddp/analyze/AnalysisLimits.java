@@ -1,5 +1,6 @@
 package io.rddp.analyze;
 
+import io.rddp.mpa.MpaDecoder;
 import io.rddp.rpcrdma.RpcRdmaStage;
 import io.rddp.sink.SinkModel;
 import io.rddp.tcp.TcpReassembler;
@@ -58,6 +59,7 @@ public record AnalysisLimits(TcpReassembler.Limits tcp, SinkModel.Options sink, 
         m.put("tcp.out-of-order-bytes", tcp.maxBufferedBytes());
         m.put("tcp.out-of-order-chunks", (long) tcp.maxBufferedSegments());
         m.put("tcp.retransmit-check-bytes", (long) tcp.retransmitCheckBytes());
+        m.put("mpa.search-bytes", (long) MpaDecoder.MAX_SEARCH);
         m.put("sink.open-messages", (long) sink.maxOpenMessages());
         m.put("sink.outstanding-reads", (long) sink.maxOutstanding());
         m.put("sink.tagged-buffers", (long) sink.maxTaggedBuffers());

@@ -96,7 +96,7 @@ public final class Analyzer {
                     + " more violations were found but not kept (report.violations cap " + limits.violations() + ")"));
         }
         return new Analysis(frames[0], c.pdus, c.messages, new ArrayList<>(c.reported.values()), c.violations,
-                c.notices, c.noticesDropped, error);
+                c.notices, c.noticesDropped, error, limits.describe());
     }
 
     private static long total(StreamSummary s) {

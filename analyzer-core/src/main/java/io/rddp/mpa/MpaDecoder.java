@@ -73,6 +73,8 @@ public final class MpaDecoder implements TcpListener {
 
     private static final String LAYER = "mpa";
     private static final int MAX_CHAIN = 16;
+    /** Octets searched for FPDU framing without finding it before a direction is given up (not MPA). */
+    public static final int MAX_SEARCH = 1 << 20;
     private static final int NO_PHASE = -1;
     private static final int SKIP = -2;
     /** A Marker-free chain this long crosses two Marker positions, so Markers would have broken it. */
@@ -807,6 +809,15 @@ public final class MpaDecoder implements TcpListener {
         }
         int drop = fin ? wl : undecided > 0 ? undecided : Math.max(1, wl - MAX_WIRE);
         s.skipped += drop;
+        if (!fin && s.skipped > MAX_SEARCH) {
+            // Not MPA (or MPA lost beyond recovery): searching every offset of endless non-FPDU bytes would cost
+            // far more than decoding, so the direction is let go, as after a rejected connection.
+            notice(c, Severity.WARNING, frameAt(s, ws), ws, "no FPDU framing found in " + s.skipped
+                    + " octets (search cap " + MAX_SEARCH + "): the rest of this direction is not decoded as MPA");
+            s.skipped = 0;
+            s.state = State.IDLE;
+            s.idleNoticed = true;
+        }
         if (fin) {
             notice(c, Severity.WARNING, frameAt(s, ws), ws, s.skipped + " octets could not be framed as FPDUs");
             s.skipped = 0;
