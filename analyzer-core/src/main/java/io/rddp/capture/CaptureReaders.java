@@ -15,8 +15,8 @@ import java.util.zip.GZIPInputStream;
  * Opens capture files. The format is told from the first bytes, never from the name: pcap (magic 0xA1B2C3D4 or
  * 0xA1B23C4D, either byte order), pcapng (Section Header Block 0x0A0D0D0A) and gzip (0x1F 0x8B) of either.
  *
- * <p>Plain files are read through memory-mapped windows and frames are views of the mapping: no copy, no
- * allocation beyond one small view object per frame. Streams and gzip are read into one reusable array.
+ * <p>Plain files are read in windows (one positional read each) and frames are views of the window: no copy
+ * per frame, no allocation beyond one small view object per frame. Streams and gzip are read into one reusable array.
  */
 public final class CaptureReaders {
     /** No record or block may be longer than this (256 MiB); longer lengths are taken to be lies. */
@@ -31,10 +31,10 @@ public final class CaptureReaders {
 
     /** Opens a capture file; a FIFO or device such as /dev/stdin is read as a stream. */
     public static CaptureReader open(Path path) throws IOException {
-        return open(path, MappedByteSource.DEFAULT_WINDOW);
+        return open(path, FileWindowSource.DEFAULT_WINDOW);
     }
 
-    /** As {@link #open(Path)} with a mapping window of {@code window} bytes (tests make it tiny). */
+    /** As {@link #open(Path)} with a read window of {@code window} bytes (tests make it tiny). */
     static CaptureReader open(Path path, long window) throws IOException {
         String name = path.toString();
         if (!Files.isRegularFile(path)) {
@@ -52,7 +52,7 @@ public final class CaptureReaders {
                 CountingInputStream counted = new CountingInputStream(Files.newInputStream(path));
                 return gzip(counted, name, size);
             }
-            MappedByteSource source = new MappedByteSource(channel, window);
+            FileWindowSource source = new FileWindowSource(channel, window);
             return plain(source, name, head, size, "", null);
         } catch (IOException | RuntimeException e) {
             channel.close();

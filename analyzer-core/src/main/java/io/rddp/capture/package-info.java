@@ -3,8 +3,8 @@
  *
  * <p>{@link io.rddp.capture.CaptureReaders#open(java.nio.file.Path)} tells pcap, pcapng and gzip of either from the
  * content and returns a {@link io.rddp.capture.CaptureReader} that refills one {@link io.rddp.capture.Frame}
- * flyweight per call. Plain files are memory-mapped in windows that move along the file, so files far larger than
- * RAM are read with constant memory, and frame data are views of the mapping. Every malformed or truncated spot ends
+ * flyweight per call. Plain files are read in windows that move along the file, so files far larger than RAM are
+ * read with constant memory, and frame data are views of the window. Every malformed or truncated spot ends
  * the read with a {@link io.rddp.capture.CaptureException} naming its file offset and frame number, after all frames
  * before it.
  *

@@ -16,6 +16,7 @@ import io.rddp.tcp.Direction;
 import io.rddp.tcp.TcpConnection;
 
 import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
@@ -86,9 +87,12 @@ public final class RpcRdmaStage implements PduListener {
         final LinkedHashMap<Long, Txn>[] open = new LinkedHashMap[]{new LinkedHashMap<>(), new LinkedHashMap<>()};
         @SuppressWarnings("unchecked")
         final LinkedHashMap<Long, Txn>[] recent = new LinkedHashMap[]{new LinkedHashMap<>(), new LinkedHashMap<>()};
-        /** Read Requests by the Data Sink STag their Read Response will carry, per responder direction */
+        /**
+         * Read Requests in the order sent, per responder direction: Read Responses come back in that order
+         * (RFC 5040 §5.2.1), naming the Data Sink STag and TO of their request.
+         */
         @SuppressWarnings("unchecked")
-        final LinkedHashMap<Long, PendingRead>[] reads = new LinkedHashMap[]{new LinkedHashMap<>(), new LinkedHashMap<>()};
+        final ArrayDeque<PendingRead>[] reads = new ArrayDeque[]{new ArrayDeque<>(), new ArrayDeque<>()};
         boolean[] closed = new boolean[2];
 
         Conn(TcpConnection tcp) {
@@ -158,7 +162,9 @@ public final class RpcRdmaStage implements PduListener {
         }
     }
 
-    private record PendingRead(Txn txn, int segment, long segmentOffset, long sinkTo, boolean afterReply) {
+    /** An RDMA Read Request; {@code txn} null when it matched no chunk. */
+    private record PendingRead(Txn txn, int segment, long segmentOffset, long sinkStag, long sinkTo,
+                               boolean afterReply) {
     }
 
     private Conn conn(TcpConnection c) {
@@ -513,27 +519,32 @@ public final class RpcRdmaStage implements PduListener {
         int responder = pdu.direction().ordinal();
         Match m = find(k, 1 - responder, rr.sourceStag(), rr.sourceTo(), true);
         ChunkMove move = move(ChunkMove.Op.READ_REQUEST, m, rr.sourceTo(), rr.size());
-        if (m != null) {
-            LinkedHashMap<Long, PendingRead> reads = k.reads[responder];
-            if (reads.size() >= MAX_TRANSACTIONS) {
-                Iterator<PendingRead> it = reads.values().iterator();
-                it.next();
-                it.remove();
-            }
-            reads.put(rr.sinkStag(), new PendingRead(m.txn, m.segment, move.segmentOffset(), rr.sinkTo(), m.afterReply));
-        }
+        ArrayDeque<PendingRead> reads = k.reads[responder];
+        if (reads.size() >= MAX_TRANSACTIONS) reads.poll();
+        reads.add(new PendingRead(m == null ? null : m.txn, m == null ? -1 : m.segment, move.segmentOffset(),
+                rr.sinkStag(), rr.sinkTo(), m != null && m.afterReply));
         return move;
     }
 
     private void readResponse(Conn k, Pdu pdu, TaggedHeader t) {
         int responder = 1 - pdu.direction().ordinal();
-        PendingRead p = k.reads[responder].get(t.stag());
+        ArrayDeque<PendingRead> reads = k.reads[responder];
+        PendingRead p = reads.peek();
+        if (p == null || p.sinkStag != t.stag()) { // a request not captured: find the one this answers
+            p = null;
+            for (PendingRead r : reads) {
+                if (r.sinkStag == t.stag()) {
+                    p = r;
+                    break;
+                }
+            }
+        }
+        if (p != null && t.last()) reads.remove(p);
         ByteBuffer data = pdu.rdmap().payload();
-        if (p == null) {
+        if (p == null || p.txn == null) {
             out.onPdu(pdu, null, null); // an RDMA Read not for a chunk (or not seen): nothing to say here
             return;
         }
-        if (t.last()) k.reads[responder].remove(t.stag());
         ReadSegment s = p.txn.call.readList().get(p.segment);
         long off = p.segmentOffset + (t.to() - p.sinkTo);
         List<Long> positions = new ArrayList<>();

@@ -17,7 +17,7 @@ import static io.rddp.capture.TestCaptures.*;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Windows far smaller than the file: records straddling window ends are remapped and read whole. */
-class MappedWindowTest {
+class FileWindowTest {
     @TempDir
     Path dir;
 
@@ -49,7 +49,7 @@ class MappedWindowTest {
     }
 
     private static CaptureReader mapped(Path p, long window) throws IOException {
-        MappedByteSource source = new MappedByteSource(FileChannel.open(p, StandardOpenOption.READ), window);
+        FileWindowSource source = new FileWindowSource(FileChannel.open(p, StandardOpenOption.READ), window);
         return p.toString().endsWith("ng")
                 ? new PcapngReader(source, p.toString(), "pcapng", source.size(), null)
                 : new PcapReader(source, p.toString(), "pcap", source.size(), null);
@@ -63,7 +63,7 @@ class MappedWindowTest {
         for (int window : new int[]{112, 113, 127, 128, 200, 333, 4096}) {
             try (CaptureReader r = mapped(p, window)) {
                 assertThat(frames(r)).as("window %d", window).containsExactlyElementsOf(reference);
-                int mappings = ((MappedByteSource) sourceOf(r)).mappings();
+                int mappings = ((FileWindowSource) sourceOf(r)).mappings();
                 assertThat(mappings).as("windows mapped").isGreaterThan((int) (Files.size(p) / window) - 1);
             }
         }
@@ -134,7 +134,7 @@ class MappedWindowTest {
         byte[] bytes = new byte[1000];
         for (int i = 0; i < bytes.length; i++) bytes[i] = (byte) i;
         Files.write(p, bytes);
-        try (MappedByteSource s = new MappedByteSource(FileChannel.open(p), 100)) {
+        try (FileWindowSource s = new FileWindowSource(FileChannel.open(p), 100)) {
             assertThat(s.ensure(0, 10)).isEqualTo(10);
             assertThat(s.ensure(50, 50)).isEqualTo(50);
             assertThat(s.mappings()).isEqualTo(1);
