@@ -22,7 +22,6 @@ import io.rddp.sink.StagRegistry;
 import io.rddp.tcp.Direction;
 import io.rddp.tcp.Endpoint;
 import io.rddp.tcp.TcpSessionWriter;
-import org.junit.jupiter.api.Timeout;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -37,7 +36,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  * that a capture turning bad is reported in the {@link Analysis}, not thrown; opening may throw
  * {@link CaptureException}. Nothing else may escape.
  */
-@Timeout(10)
 class AnalyzerFuzzTest {
     static final int MAX_EVENTS = 48;
     static final int MAX_DATA = 3000;

@@ -5,7 +5,6 @@ import io.rddp.capture.CaptureException;
 import io.rddp.capture.CaptureReader;
 import io.rddp.capture.CaptureReaders;
 import io.rddp.capture.Frame;
-import org.junit.jupiter.api.Timeout;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -23,7 +22,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@link CaptureException}, the only bad-input error {@link CaptureReader#next} documents, and the memory-mapped file
  * reader and the stream reader agree on every frame of an uncompressed file.
  */
-@Timeout(10)
 class CaptureReaderFuzzTest {
     private static final Path FILE;
 

@@ -5,7 +5,6 @@ import io.rddp.capture.Frame;
 import io.rddp.capture.LinkType;
 import io.rddp.tcp.PacketDecoder;
 import io.rddp.tcp.TcpSegment;
-import org.junit.jupiter.api.Timeout;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -20,7 +19,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  * <p>Input: byte 0 picks the link type, bytes 1-2 shift the original length around the captured one, byte 3 is how
  * many leading bytes of the backing array the frame view skips, the rest is the frame.
  */
-@Timeout(10)
 class PacketDecoderFuzzTest {
     static final int[] LINK_TYPES = {LinkType.ETHERNET, LinkType.NULL, LinkType.RAW, LinkType.LOOP,
             LinkType.LINUX_SLL, LinkType.IPV4, LinkType.IPV6, LinkType.LINUX_SLL2};

@@ -16,7 +16,6 @@ import io.rddp.rdmap.RdmapPdu;
 import io.rddp.rdmap.ReadRequest;
 import io.rddp.rdmap.Terminate;
 import io.rddp.rdmap.TerminateCodes;
-import org.junit.jupiter.api.Timeout;
 
 import java.nio.ByteBuffer;
 import java.util.Arrays;
@@ -28,7 +27,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@link MalformedException}, leave the buffer's position where it was, and describe what they parsed without
  * failing. Input: the ULPDU (for the start frame parser, the same bytes as stream bytes).
  */
-@Timeout(10)
 class RdmapDecoderFuzzTest {
 
     @FuzzTest(maxDuration = "10s")
