@@ -503,6 +503,70 @@ class RpcRdmaStageTest {
         assertThat(rpc.length()).isEqualTo(call.length + 128);
     }
 
+    /** An NFSv4 COMPOUND SEQUENCE, PUTFH, WRITE call carrying {@code data}. */
+    private static byte[] compoundWrite(long xid, byte[] data) {
+        XdrWriter ops = new XdrWriter().string("").u32(1).u32(3)
+                .u32(53).fixed(new byte[16]).u32(1).u32(0).u32(0).bool(false)
+                .u32(22).opaque(new byte[28])
+                .u32(38).fixed(new byte[16]).u64(0).u32(2).opaque(data);
+        return RpcEncoder.call(xid, RpcNames.NFS, 4, 1, ops.toByteArray());
+    }
+
+    @Test
+    void pipelinedReadsIntoOneSinkStagAreEachMatchedToTheirSegment() throws IOException {
+        // RFC 5040 §5.2/§6: a Responder may have several RDMA Read Requests outstanding, and nothing keeps them
+        // from naming the same Data Sink STag at different TOs; each Read Response belongs to the request whose
+        // sink range holds its TO.
+        byte[] call = compoundWrite(0x40, new byte[3000]);
+        long h = 0x6600, to = 0x7000_0000L, sinkStag = 0x5500, sinkTo = 0x10_0000;
+        int first = 1024;
+        List<ReadSegment> chunk = List.of(new ReadSegment(0, new RdmaSegment(h, first, to)),
+                new ReadSegment(0, new RdmaSegment(h + 1, call.length - first, to + 0x10000)));
+        Path f = write("pipelined.pcap", RpcRdmaStage.NFS_RDMA_PORT, w -> {
+            IwarpConnectionWriter c = w.connection();
+            w.send(REQUESTER, RpcRdmaHeader.message(0x40, 8, Proc.RDMA_NOMSG, chunk, List.of(), null), new byte[0]);
+            c.message(RESPONDER, c.readRequest(RESPONDER,
+                    new io.rddp.rdmap.ReadRequest(sinkStag, sinkTo, first, h, to)));
+            c.message(RESPONDER, c.readRequest(RESPONDER,
+                    new io.rddp.rdmap.ReadRequest(sinkStag, sinkTo + first, call.length - first, h + 1, to + 0x10000)));
+            c.message(REQUESTER, c.readResponse(REQUESTER, sinkStag, sinkTo, ByteBuffer.wrap(call, 0, first).slice()));
+            c.message(REQUESTER, c.readResponse(REQUESTER, sinkStag, sinkTo + first,
+                    ByteBuffer.wrap(call, first, call.length - first).slice()));
+        });
+        Decoded d = decode(f, RpcRdmaStage.DecodeAs.AUTO);
+        List<ChunkMove> responses = d.moves().stream().filter(m -> m.op() == ChunkMove.Op.READ_RESPONSE).toList();
+        assertThat(responses).as("every Read Response segment is matched").hasSize(d.ofOp(Opcode.RDMA_READ_RESPONSE).size())
+                .allSatisfy(m -> {
+                    assertThat(m.xid()).isEqualTo(0x40);
+                    assertThat(m.inBounds()).isTrue();
+                });
+        assertThat(responses.get(0).segment()).isZero();
+        assertThat(responses.get(responses.size() - 1).segment()).isEqualTo(1);
+        RpcRdmaMessage longCall = d.messages().stream()
+                .filter(m -> m.source() == RpcRdmaMessage.Source.POSITION_ZERO_READ_CHUNK).findFirst().orElseThrow();
+        assertThat(longCall.rpcProblem()).isNull();
+        assertThat(longCall.rpc().ulp().operations()).containsExactly("SEQUENCE", "PUTFH", "WRITE");
+        assertThat(longCall.rpc().ulp().dataLength()).isEqualTo(3000);
+    }
+
+    @Test
+    void longCallLargerThanWhatIsRetainedIsStillSized() throws IOException {
+        // The stage keeps MAX_RETAINED octets of a rebuilt message; the rest is a hole the decode can skip
+        byte[] call = compoundWrite(0x41, new byte[100_000]);
+        assertThat(call.length).isGreaterThan(RpcRdmaStage.MAX_RETAINED);
+        List<ReadSegment> chunk = List.of(new ReadSegment(0, new RdmaSegment(0x6700, call.length, 0x1000)));
+        Path f = write("biglongcall.pcap", RpcRdmaStage.NFS_RDMA_PORT, w -> {
+            w.send(REQUESTER, RpcRdmaHeader.message(0x41, 8, Proc.RDMA_NOMSG, chunk, List.of(), null), new byte[0]);
+            w.pull(chunk, call);
+        });
+        RpcRdmaMessage longCall = decode(f, RpcRdmaStage.DecodeAs.AUTO).messages().stream()
+                .filter(m -> m.source() == RpcRdmaMessage.Source.POSITION_ZERO_READ_CHUNK).findFirst().orElseThrow();
+        assertThat(longCall.sendLength()).isEqualTo(call.length);
+        assertThat(longCall.rpcProblem()).isNull();
+        assertThat(longCall.rpc().length()).isEqualTo(call.length);
+        assertThat(longCall.rpc().ulp().dataLength()).isEqualTo(100_000);
+    }
+
     // ---------------------------------------------------------------- d) Sends over several DDP segments
 
     @ParameterizedTest
