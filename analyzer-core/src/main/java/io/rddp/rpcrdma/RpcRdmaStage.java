@@ -86,9 +86,12 @@ public final class RpcRdmaStage implements PduListener {
         final LinkedHashMap<Long, Txn>[] open = new LinkedHashMap[]{new LinkedHashMap<>(), new LinkedHashMap<>()};
         @SuppressWarnings("unchecked")
         final LinkedHashMap<Long, Txn>[] recent = new LinkedHashMap[]{new LinkedHashMap<>(), new LinkedHashMap<>()};
-        /** Read Requests by the Data Sink STag their Read Response will carry, per responder direction */
+        /**
+         * Read Requests by the Data Sink STag and TO their Read Response's next segment will carry, per responder
+         * direction: several Reads may be outstanding into one sink STag at different TOs (RFC 5040 §5.2, §6)
+         */
         @SuppressWarnings("unchecked")
-        final LinkedHashMap<Long, PendingRead>[] reads = new LinkedHashMap[]{new LinkedHashMap<>(), new LinkedHashMap<>()};
+        final LinkedHashMap<SinkKey, PendingRead>[] reads = new LinkedHashMap[]{new LinkedHashMap<>(), new LinkedHashMap<>()};
         boolean[] closed = new boolean[2];
 
         Conn(TcpConnection tcp) {
@@ -156,6 +159,9 @@ public final class RpcRdmaStage implements PduListener {
             int kept = (int) Math.min(n, bytes.length);
             return XdrReader.builder().add(ByteBuffer.wrap(bytes, 0, kept)).addHole(n - kept).build();
         }
+    }
+
+    private record SinkKey(long stag, long to) {
     }
 
     private record PendingRead(Txn txn, int segment, long segmentOffset, long sinkTo, boolean afterReply) {
@@ -514,26 +520,38 @@ public final class RpcRdmaStage implements PduListener {
         Match m = find(k, 1 - responder, rr.sourceStag(), rr.sourceTo(), true);
         ChunkMove move = move(ChunkMove.Op.READ_REQUEST, m, rr.sourceTo(), rr.size());
         if (m != null) {
-            LinkedHashMap<Long, PendingRead> reads = k.reads[responder];
+            LinkedHashMap<SinkKey, PendingRead> reads = k.reads[responder];
             if (reads.size() >= MAX_TRANSACTIONS) {
                 Iterator<PendingRead> it = reads.values().iterator();
                 it.next();
                 it.remove();
             }
-            reads.put(rr.sinkStag(), new PendingRead(m.txn, m.segment, move.segmentOffset(), rr.sinkTo(), m.afterReply));
+            reads.put(new SinkKey(rr.sinkStag(), rr.sinkTo()), new PendingRead(m.txn, m.segment, move.segmentOffset(), rr.sinkTo(), m.afterReply));
         }
         return move;
     }
 
     private void readResponse(Conn k, Pdu pdu, TaggedHeader t) {
         int responder = 1 - pdu.direction().ordinal();
-        PendingRead p = k.reads[responder].get(t.stag());
+        LinkedHashMap<SinkKey, PendingRead> reads = k.reads[responder];
+        PendingRead p = reads.remove(new SinkKey(t.stag(), t.to()));
+        if (p == null) {
+            // not at the TO any Read into this STag stands at: the oldest such Read, reported out of bounds below
+            for (Iterator<Map.Entry<SinkKey, PendingRead>> it = reads.entrySet().iterator(); it.hasNext(); ) {
+                Map.Entry<SinkKey, PendingRead> e = it.next();
+                if (e.getKey().stag() == t.stag()) {
+                    p = e.getValue();
+                    it.remove();
+                    break;
+                }
+            }
+        }
         ByteBuffer data = pdu.rdmap().payload();
         if (p == null) {
             out.onPdu(pdu, null, null); // an RDMA Read not for a chunk (or not seen): nothing to say here
             return;
         }
-        if (t.last()) k.reads[responder].remove(t.stag());
+        if (!t.last()) reads.put(new SinkKey(t.stag(), t.to() + data.remaining()), p); // the next segment's TO
         ReadSegment s = p.txn.call.readList().get(p.segment);
         long off = p.segmentOffset + (t.to() - p.sinkTo);
         List<Long> positions = new ArrayList<>();
