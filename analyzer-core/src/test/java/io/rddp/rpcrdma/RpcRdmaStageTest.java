@@ -567,6 +567,32 @@ class RpcRdmaStageTest {
         assertThat(longCall.rpc().ulp().dataLength()).isEqualTo(100_000);
     }
 
+    @Test
+    void twoReadChunksGoBackAtTheirUnreducedPositions() throws IOException {
+        // RFC 8166 §3.4.5: Positions count in the unreduced Payload stream; §3.4.4.4: the reduced stream drops the
+        // roundup of each reduced item, so the second Position lies 8 octets (5 of data + 3 of padding) further
+        XdrWriter head = new XdrWriter().string("").u32(1).u32(5)
+                .u32(53).fixed(new byte[16]).u32(1).u32(0).u32(0).bool(false)
+                .u32(22).opaque(new byte[28])
+                .u32(38).fixed(new byte[16]).u64(0).u32(2).u32(5);
+        byte[] callHead = RpcEncoder.call(0x50, RpcNames.NFS, 4, 1, head.toByteArray());
+        byte[] middle = new XdrWriter().u32(38).fixed(new byte[16]).u64(4096).u32(2).u32(100).toByteArray();
+        byte[] tail = new XdrWriter().u32(9).u32(1).u32(0x12).toByteArray();
+        long p1 = callHead.length, p2 = p1 + 8 + middle.length;
+        byte[] reduced = ByteBuffer.allocate(callHead.length + middle.length + tail.length).put(callHead).put(middle)
+                .put(tail).array();
+        List<ReadSegment> reads = List.of(new ReadSegment(p1, new RdmaSegment(0x1, 5, 0x1000)),
+                new ReadSegment(p2, new RdmaSegment(0x2, 100, 0x2000)));
+        Path f = write("tworeads.pcap", RpcRdmaStage.NFS_RDMA_PORT,
+                w -> w.send(REQUESTER, RpcRdmaHeader.message(0x50, 8, Proc.RDMA_MSG, reads, List.of(), null), reduced));
+        RpcMessage rpc = decode(f, RpcRdmaStage.DecodeAs.AUTO).messages().get(0).rpc();
+        assertThat(rpc.ulp().operations()).containsExactly("SEQUENCE", "PUTFH", "WRITE", "WRITE", "GETATTR");
+        assertThat(rpc.ulp().problem()).isNull();
+        assertThat(rpc.ulp().dataOffset()).isEqualTo(p2);
+        assertThat(rpc.ulp().dataLength()).isEqualTo(100);
+        assertThat(rpc.length()).isEqualTo(reduced.length + 8 + 100);
+    }
+
     // ---------------------------------------------------------------- d) Sends over several DDP segments
 
     @ParameterizedTest
