@@ -29,6 +29,11 @@ public record CmPrivateData(int version, boolean remoteInvalidation, int sendSiz
     }
 
     public byte[] toBytes() {
+        for (int size : new int[]{sendSize, receiveSize}) {
+            if (size < 1024 || size > 256 * 1024 || size % 1024 != 0) {
+                throw new IllegalArgumentException("RFC 8797 sizes are multiples of 1024 from 1 KiB to 256 KiB: " + size);
+            }
+        }
         ByteBuffer b = ByteBuffer.allocate(LENGTH);
         b.putInt((int) FORMAT_IDENTIFIER).put((byte) version).put((byte) (remoteInvalidation ? 1 : 0))
                 .put((byte) (sendSize / 1024 - 1)).put((byte) (receiveSize / 1024 - 1));

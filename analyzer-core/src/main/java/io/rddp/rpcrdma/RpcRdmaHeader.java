@@ -46,6 +46,9 @@ public record RpcRdmaHeader(long xid, long version, long credits, long procValue
     /** An RDMA_MSG or RDMA_NOMSG header; {@code length} is computed. */
     public static RpcRdmaHeader message(long xid, long credits, Proc proc, List<ReadSegment> reads,
                                         List<List<RdmaSegment>> writes, List<RdmaSegment> reply) {
+        if (proc != Proc.RDMA_MSG && proc != Proc.RDMA_NOMSG) {
+            throw new IllegalArgumentException(proc + " has no chunk lists of this layout; use the canonical constructor");
+        }
         int len = 16 + 4 + reads.size() * (4 + ReadSegment.SIZE) + 4
                 + writes.stream().mapToInt(w -> 8 + w.size() * RdmaSegment.SIZE).sum()
                 + 4 + (reply == null ? 0 : 4 + reply.size() * RdmaSegment.SIZE);
