@@ -28,7 +28,7 @@ import static org.assertj.core.api.Assumptions.assumeThat;
  * Second opinion: every MPA/DDP/RDMAP header field of every PDU of every capture in pcaps/ must equal what tshark
  * decodes. Known tshark 4.0 defects are listed in {@link #tsharkDefect} as narrow exceptions, each saying why.
  */
-class TsharkDifferentialTest {
+public class TsharkDifferentialTest {
 
     /** Our JSON key → tshark field name. Values are compared as unsigned integers (or hex bytes). */
     private static final Map<String, String> FIELDS = new LinkedHashMap<>();
@@ -74,7 +74,7 @@ class TsharkDifferentialTest {
         FIELDS.put("rdmap.atomicResponse.originalValue", "iwarp_rdma.atomic.original_remote_data_value");
     }
 
-    static boolean tsharkAvailable() {
+    public static boolean tsharkAvailable() {
         try {
             Process p = new ProcessBuilder("tshark", "--version").redirectErrorStream(true).start();
             p.getInputStream().readAllBytes();
@@ -84,7 +84,7 @@ class TsharkDifferentialTest {
         }
     }
 
-    static List<Path> captures() throws IOException {
+    public static List<Path> captures() throws IOException {
         Path pcaps = TestFiles.root().resolve("pcaps");
         try (Stream<Path> s = Files.walk(pcaps)) {
             return s.filter(p -> p.toString().matches(".*\\.(pcap|pcapng)(\\.gz)?$")).sorted().toList();

@@ -4,6 +4,8 @@ import io.rddp.capture.CaptureReader;
 import io.rddp.capture.CaptureReaders;
 import io.rddp.decode.DecodePipeline;
 import io.rddp.decode.Pdu;
+import io.rddp.decode.TestFiles;
+import io.rddp.decode.TsharkDifferentialTest;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
@@ -44,28 +46,15 @@ class TsharkRpcRdmaDifferentialTest {
             "rpcordma.errcode", "rpcordma.vers_low", "rpcordma.vers_high"};
 
     static Path root() {
-        String prop = System.getProperty("rddp.root");
-        if (prop != null && Files.isDirectory(Path.of(prop, "pcaps"))) return Path.of(prop);
-        for (Path p = Path.of("").toAbsolutePath(); p != null; p = p.getParent()) {
-            if (Files.isDirectory(p.resolve("pcaps")) && Files.exists(p.resolve("pom.xml"))) return p;
-        }
-        throw new IllegalStateException("repository root with pcaps/ not found");
+        return TestFiles.root();
     }
 
     static boolean tsharkAvailable() {
-        try {
-            Process p = new ProcessBuilder("tshark", "--version").redirectErrorStream(true).start();
-            p.getInputStream().readAllBytes();
-            return p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0;
-        } catch (IOException | InterruptedException e) {
-            return false;
-        }
+        return TsharkDifferentialTest.tsharkAvailable();
     }
 
     static List<Path> captures() throws IOException {
-        try (Stream<Path> s = Files.walk(root().resolve("pcaps"))) {
-            return s.filter(p -> p.toString().matches(".*\\.(pcap|pcapng)(\\.gz)?$")).sorted().toList();
-        }
+        return TsharkDifferentialTest.captures();
     }
 
     @TestFactory
