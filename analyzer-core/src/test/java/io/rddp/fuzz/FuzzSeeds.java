@@ -78,6 +78,38 @@ public final class FuzzSeeds {
                     Files.readAllBytes(root.resolve("pcaps/violations/" + v + ".pcap")));
         }
         generated();
+        rpcSends();
+    }
+
+    /**
+     * RpcRdmaFuzzTest#decodeSend: every distinct Send payload of the RPC-over-RDMA captures (the NFS capture, then
+     * the rpcrdma- violation captures in name order), decoded as RPC-over-RDMA whatever their port.
+     */
+    private void rpcSends() throws IOException {
+        List<Path> caps = new ArrayList<>(List.of(root.resolve("pcaps/generated/nfs-rdma-crc.pcap")));
+        try (var s = Files.list(root.resolve("pcaps/violations"))) {
+            s.filter(p -> p.getFileName().toString().matches("rpcrdma-.*\\.pcap")).sorted().forEach(caps::add);
+        }
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        int n = 0;
+        for (Path cap : caps) {
+            List<byte[]> sends = new ArrayList<>();
+            io.rddp.rpcrdma.RpcRdmaListener l = (pdu, m, move) -> {
+                if (m != null && m.source() == io.rddp.rpcrdma.RpcRdmaMessage.Source.INLINE && pdu.rdmap() != null) {
+                    java.nio.ByteBuffer b = pdu.rdmap().payload();
+                    byte[] a = new byte[b.remaining()];
+                    b.duplicate().get(a);
+                    sends.add(a);
+                }
+            };
+            try (CaptureReader r = CaptureReaders.open(cap)) {
+                new io.rddp.decode.DecodePipeline(new io.rddp.rpcrdma.RpcRdmaStage(l,
+                        io.rddp.rpcrdma.RpcRdmaStage.DecodeAs.RPCRDMA)).run(r);
+            }
+            for (byte[] a : sends) {
+                if (seen.add(java.util.Arrays.toString(a))) write("RpcRdmaFuzzTest", "decodeSend", "send-" + n++, a);
+            }
+        }
     }
 
     private void write(String cls, String method, String name, byte[] bytes) throws IOException {
