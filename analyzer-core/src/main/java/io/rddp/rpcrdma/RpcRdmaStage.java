@@ -459,13 +459,10 @@ public final class RpcRdmaStage implements PduListener {
         Match loose = null;
         for (Txn t : txns) {
             if (read) {
-                List<Long> positions = new ArrayList<>();
                 for (int i = 0; i < t.call.readList().size(); i++) {
-                    ReadSegment s = t.call.readList().get(i);
-                    if (!positions.contains(s.position())) positions.add(s.position());
-                    RdmaSegment g = s.target();
+                    RdmaSegment g = t.call.readList().get(i).target();
                     if (g.handle() != handle) continue;
-                    Match m = new Match(t, ChunkMove.Chunk.READ, positions.indexOf(s.position()), i, g,
+                    Match m = new Match(t, ChunkMove.Chunk.READ, chunkIndex(t.call.readList(), i), i, g,
                             chunkOffset(t.call.readList(), i), after);
                     if (Long.compareUnsigned(to - g.offset(), g.length()) < 0) return m;
                     if (loose == null) loose = m;
@@ -497,6 +494,15 @@ public final class RpcRdmaStage implements PduListener {
             }
         }
         return loose; // same handle, offset outside every segment: reported as out of bounds
+    }
+
+    /** Read chunks are numbered by the list order of their Positions' first segments (RFC 8166 §3.4.5). */
+    private static int chunkIndex(List<ReadSegment> reads, int i) {
+        List<Long> positions = new ArrayList<>();
+        for (int j = 0; j <= i; j++) {
+            if (!positions.contains(reads.get(j).position())) positions.add(reads.get(j).position());
+        }
+        return positions.indexOf(reads.get(i).position());
     }
 
     /** Octets of the Position Zero chunk before segment {@code i} (segments concatenate in list order, §3.4.5). */
@@ -547,11 +553,9 @@ public final class RpcRdmaStage implements PduListener {
         }
         ReadSegment s = p.txn.call.readList().get(p.segment);
         long off = p.segmentOffset + (t.to() - p.sinkTo);
-        List<Long> positions = new ArrayList<>();
-        for (ReadSegment r : p.txn.call.readList()) if (!positions.contains(r.position())) positions.add(r.position());
         boolean in = off >= 0 && off + data.remaining() <= s.target().length();
         ChunkMove move = new ChunkMove(ChunkMove.Op.READ_RESPONSE, p.txn.xid, ChunkMove.Chunk.READ,
-                positions.indexOf(s.position()), p.segment, off, data.remaining(), in, p.afterReply);
+                chunkIndex(p.txn.call.readList(), p.segment), p.segment, off, data.remaining(), in, p.afterReply);
         RpcRdmaMessage rebuilt = null;
         Rebuild lc = p.txn.longCall;
         if (s.position() == 0 && lc != null && !lc.done && in) {

@@ -137,7 +137,7 @@ final class RpcRdmaRules {
     }
 
     private void onCall(StreamState s, State st, Direction d, long frame, RpcRdmaMessage m, RpcRdmaHeader h) {
-        readList(s, d, frame, h, proc(h) == Proc.RDMA_MSG ? m.sendLength() - h.length() : -1);
+        readList(s, d, frame, h, h.proc() == Proc.RDMA_MSG ? m.sendLength() - h.length() : -1);
         UlpInfo ulp = m.rpc() == null ? null : m.rpc().ulp();
         if (ulp != null && ulp.dataOffset() >= 0) {
             long chunk = 0;
@@ -368,10 +368,6 @@ final class RpcRdmaRules {
             case READ_RESPONSE -> "RDMA Read Response";
             case WRITE -> "RDMA Write";
         };
-    }
-
-    private static Proc proc(RpcRdmaHeader h) {
-        return h.proc();
     }
 
     private static void open(State st, Direction d, Call c) {
