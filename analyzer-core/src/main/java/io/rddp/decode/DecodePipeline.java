@@ -1,19 +1,9 @@
 package io.rddp.decode;
 
-import io.rddp.MalformedException;
-import io.rddp.Notice;
 import io.rddp.capture.CaptureReader;
 import io.rddp.capture.Frame;
-import io.rddp.ddp.DdpSegment;
-import io.rddp.mpa.Fpdu;
 import io.rddp.mpa.MpaDecoder;
-import io.rddp.mpa.MpaListener;
-import io.rddp.mpa.MpaStartFrame;
-import io.rddp.rdmap.RdmapDecoder;
-import io.rddp.rdmap.RdmapPdu;
-import io.rddp.tcp.Direction;
 import io.rddp.tcp.PacketDecoder;
-import io.rddp.tcp.TcpConnection;
 import io.rddp.tcp.TcpReassembler;
 import io.rddp.tcp.TcpSegment;
 
@@ -51,7 +41,7 @@ public final class DecodePipeline {
         this.listener = listener;
         this.packets = new PacketDecoder(listener::onNotice);
         this.ddp = new DdpStage(listener);
-        this.mpa = new MpaDecoder(new MpaEvents());
+        this.mpa = new MpaDecoder(new PduEmitter(listener, ddp, new Clock()));
         this.tcpEvents = new TcpEvents(mpa, listener, ddp);
         this.tcp = new TcpReassembler(tcpEvents, limits);
     }
@@ -90,44 +80,30 @@ public final class DecodePipeline {
         }
     }
 
-    private final class MpaEvents implements MpaListener {
+    private final class Clock implements PduEmitter.Clock {
         @Override
-        public void onStartFrame(TcpConnection c, Direction d, MpaStartFrame start, long offset, long firstFrame,
-                                 long frameNo) {
-            listener.onPdu(new Pdu(frameNumber, frameTimestamp, frameTimestamp - firstTimestamp,
-                    c, d, start, null, null, null, null));
+        public long frame() {
+            return frameNumber;
         }
 
         @Override
-        public void onFpdu(TcpConnection c, Direction d, Fpdu fpdu) {
-            DdpSegment seg = null;
-            RdmapPdu rdmap = null;
-            String problem = null;
-            try {
-                seg = DdpSegment.parse(fpdu.ulpdu());
-                rdmap = RdmapDecoder.decode(seg);
-            } catch (MalformedException e) {
-                problem = e.getMessage();
-                listener.onNotice(new Notice(Notice.Severity.WARNING, seg == null ? "ddp" : "rdmap", frameNumber,
-                        c.index(), fpdu.offset(), e.getMessage()));
-            }
-            long pduFrame = frameNumber, pduTime = frameTimestamp;
-            if (fpdu.inferred() && fpdu.frame() < frameNumber && frameNumber - fpdu.frame() < RECENT) {
-                pduFrame = fpdu.frame();
-                pduTime = recentTimestamps[(int) (pduFrame & (RECENT - 1))];
-            }
-            listener.onPdu(new Pdu(pduFrame, pduTime, pduTime - firstTimestamp, c, d, null, fpdu, seg, rdmap, problem));
-            if (seg != null) ddp.accept(c, d, seg, pduFrame);
+        public long timestamp() {
+            return frameTimestamp;
         }
 
         @Override
-        public void onMarkerError(TcpConnection c, Direction d, long offset, long frame, String detail) {
-            listener.onFramingError(c, d, frame, detail);
+        public long firstTimestamp() {
+            return firstTimestamp;
         }
 
         @Override
-        public void onNotice(Notice notice) {
-            listener.onNotice(notice);
+        public boolean remembers(long frame) {
+            return frameNumber - frame < RECENT;
+        }
+
+        @Override
+        public long timestampOf(long frame) {
+            return recentTimestamps[(int) (frame & (RECENT - 1))];
         }
     }
 }

@@ -26,6 +26,8 @@ final class DdpRules {
     private final RdmapRules rdmap;
     private final int maxOpen;
     private final int coverageRanges;
+    /** the receiver's posted untagged buffers, when known (an RNIC's own receive queue) */
+    ReceiveBuffers buffers = ReceiveBuffers.NOT_KNOWN;
 
     DdpRules(Reporter reporter, RdmapRules rdmap, int maxOpen, int coverageRanges) {
         this.reporter = reporter;
@@ -156,6 +158,7 @@ final class DdpRules {
         interleaveCheck(s, d, frame, false, "QN " + qn + " MSN " + msn);
         OpenMessage m = new OpenMessage(false, qn, msn, -1, frame, u, u.rsvdUlp(), RdmapControl.of(u),
                 u.rsvdUlpLow32());
+        if (qn < DirectionState.QUEUES) m.bufferLength = buffers.length(s.index, Side.receiverOf(dir), qn, msn);
         if (u.mo() != 0) {
             m.orderReported = true;
             reporter.report(s, dir, Check.DDP_MO_ORDER, frame, "first segment of " + m.describe() + " has MO "
@@ -192,6 +195,8 @@ final class DdpRules {
             reporter.expect(s, d.direction, frame, Check.DDP_MESSAGE_LENGTH, Expectation.Level.MUST, u, ulpdu, null,
                     Reporter.accept(ErrorType.DDP_U_INVALID_MO), Reporter.accept(ErrorType.DDP_U_TOO_LONG));
         }
+        if (len > 0 && m.bufferLength != ReceiveBuffers.UNKNOWN && !m.bufferReported) bufferCheck(s, d, frame, m, u,
+                len, ulpdu);
         boolean inOrder = m.coverage == null && mo == m.nextOffset && (m.segments > 0 || mo == 0);
         if (!inOrder) {
             if (m.coverage == null) {
@@ -212,6 +217,28 @@ final class DdpRules {
         m.bytes += len;
         m.segments++;
         m.lastFrame = frame;
+    }
+
+    // RFC 5041 §7.1 untagged checks 2-4, made "for non-zero-length Untagged DDP Segments" before placement
+    private void bufferCheck(StreamState s, DirectionState d, long frame, OpenMessage m, UntaggedHeader u, int len,
+                             int ulpdu) {
+        long mo = u.mo(), end = mo + len;
+        if (m.bufferLength == ReceiveBuffers.NONE) {
+            m.bufferReported = true;
+            reporter.report(s, d.direction, Check.DDP_NO_BUFFER, frame, m.describe() + ": no receive buffer is posted"
+                    + " for it");
+            reporter.expect(s, d.direction, frame, Check.DDP_NO_BUFFER, Expectation.Level.MUST, u, ulpdu, null,
+                    Reporter.accept(ErrorType.DDP_U_NO_BUFFER), Reporter.accept(ErrorType.DDP_U_MSN_RANGE));
+        } else if (end > m.bufferLength) {
+            m.bufferReported = true;
+            // check 3 (MO inside the buffer) failing is an Invalid MO, check 4 (MO + length) a message too long
+            boolean moOutside = mo >= m.bufferLength && mo > 0;
+            reporter.report(s, d.direction, Check.DDP_TOO_LONG, frame, "segment [" + mo + ", " + end + ") of "
+                    + m.describe() + " does not fit the " + m.bufferLength + "-octet receive buffer posted for it");
+            reporter.expect(s, d.direction, frame, Check.DDP_TOO_LONG, Expectation.Level.MUST, u, ulpdu, null,
+                    moOutside ? Reporter.accept(ErrorType.DDP_U_INVALID_MO) : Reporter.accept(ErrorType.DDP_U_TOO_LONG),
+                    moOutside ? Reporter.accept(ErrorType.DDP_U_TOO_LONG) : Reporter.accept(ErrorType.DDP_U_INVALID_MO));
+        }
     }
 
     private static String queueName(int q) {

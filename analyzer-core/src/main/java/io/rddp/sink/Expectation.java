@@ -2,6 +2,7 @@ package io.rddp.sink;
 
 import io.rddp.ddp.DdpHeader;
 import io.rddp.rdmap.ReadRequest;
+import io.rddp.tcp.Direction;
 
 import java.util.List;
 
@@ -42,6 +43,18 @@ record Expectation(long frame, Check cause, List<int[]> accepted, Level level, D
     ErrorType primary() {
         int[] a = accepted.get(0);
         return new ErrorType(a[0], a[1], Math.max(a[2], 0));
+    }
+
+    /** The public view of this expectation. */
+    OwedTerminate view(int stream, Direction offender) {
+        java.util.List<ErrorType> types = new java.util.ArrayList<>(accepted.size());
+        java.util.List<Boolean> any = new java.util.ArrayList<>(accepted.size());
+        for (int[] a : accepted) {
+            types.add(new ErrorType(a[0], a[1], Math.max(a[2], 0)));
+            any.add(a[2] < 0);
+        }
+        return new OwedTerminate(stream, offender, frame, cause, OwedTerminate.Level.valueOf(level.name()), types,
+                any, header, segmentLength, readRequest);
     }
 
     String acceptedText() {

@@ -41,6 +41,9 @@ final class OpenMessage {
     /** Read Request this Read Response answers */
     Outstanding answers;
     boolean zeroLength;
+    /** length of the receive buffer for this untagged message, or a {@link ReceiveBuffers} constant */
+    long bufferLength = ReceiveBuffers.UNKNOWN;
+    boolean bufferReported;
 
     OpenMessage(boolean tagged, long qn, long msn, long stag, long frame, DdpHeader first, long rsvdUlp,
                 RdmapControl control, long invalidateStag) {

@@ -68,8 +68,10 @@ final class Reporter {
                 || owing.owed.size() >= DirectionState.MAX_OWED) {
             return;
         }
-        owing.owed.add(new Expectation(frame, cause, Arrays.asList(accepted), level, header, segmentLength,
-                readRequest));
+        Expectation e = new Expectation(frame, cause, Arrays.asList(accepted), level, header, segmentLength,
+                readRequest);
+        owing.owed.add(e);
+        listener.onTerminateOwed(e.view(s.index, offender));
     }
 
     /** One accepted Terminate type. */

@@ -16,6 +16,13 @@ public interface SinkListener {
     default void onDelivery(Delivery delivery) {
     }
 
+    /**
+     * The receiver of a PDU in error now owes a Terminate (RFC 5040 §7.1), booked right after the violation that
+     * explains it. Nothing is booked once either side of the stream has sent a Terminate.
+     */
+    default void onTerminateOwed(OwedTerminate owed) {
+    }
+
     /** A stream ended (both sides closed) or the capture ended. */
     default void onStreamFinished(StreamSummary summary) {
     }

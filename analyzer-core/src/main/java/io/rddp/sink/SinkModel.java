@@ -89,7 +89,7 @@ public final class SinkModel {
         this(Options.defaults(), StagRegistry.empty(), listener);
     }
 
-    public SinkModel(Options options, StagRegistry registry, SinkListener listener) {
+    public SinkModel(Options options, StagDirectory registry, SinkListener listener) {
         this.listener = Objects.requireNonNull(listener, "listener");
         this.options = Objects.requireNonNull(options, "options");
         this.reporter = new Reporter(listener, options.maxReportsPerCheck());
@@ -104,6 +104,15 @@ public final class SinkModel {
     /** A model that hands violations to {@code violations} and ignores the rest. */
     public static SinkModel reportingTo(Consumer<Violation> violations) {
         return new SinkModel(violations::accept);
+    }
+
+    /**
+     * Tells the model which untagged buffers the receivers posted, so that it makes the RFC 5041 §7.1 untagged checks
+     * 2 to 4 (no buffer, message too long). Without it those checks are not made (a capture cannot show buffers).
+     */
+    public SinkModel receiveBuffers(ReceiveBuffers buffers) {
+        ddp.buffers = Objects.requireNonNull(buffers, "buffers");
+        return this;
     }
 
     /** Every check the model makes, in catalogue order. */

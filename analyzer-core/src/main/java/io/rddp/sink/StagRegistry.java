@@ -10,25 +10,7 @@ import java.util.Map;
  * an access the registry does not allow is an error, an STag it does not list is unverifiable unless the model runs
  * strict. Several registrations of one STag may cover different sides, streams or frame windows.
  */
-public final class StagRegistry {
-
-    /** What the registry says about one access. */
-    public enum Verdict {
-        /** nothing registered for this STag */
-        UNKNOWN,
-        /** a registration covers side, stream and frame */
-        VALID,
-        /** registered for this side, but only for other streams */
-        OTHER_STREAM,
-        /** registered for this side and stream, but not valid at this frame */
-        NOT_VALID_AT_FRAME
-    }
-
-    /** A verdict and, for VALID, the registration that grants it. */
-    public record Resolution(Verdict verdict, StagRegistration registration) {
-    }
-
-    private static final Resolution UNKNOWN = new Resolution(Verdict.UNKNOWN, null);
+public final class StagRegistry implements StagDirectory {
 
     private final Map<Long, List<StagRegistration>> byStag = new HashMap<>();
 
@@ -45,14 +27,15 @@ public final class StagRegistry {
         return byStag.isEmpty();
     }
 
+    @Override
     public List<StagRegistration> registrations(long stag) {
         return List.copyOf(byStag.getOrDefault(stag, List.of()));
     }
 
-    /** What the registry says about using {@code stag} of {@code owner}'s on {@code stream} at {@code frame}. */
+    @Override
     public Resolution resolve(long stag, Side owner, int stream, long frame) {
         List<StagRegistration> regs = byStag.get(stag);
-        if (regs == null) return UNKNOWN;
+        if (regs == null) return Resolution.UNKNOWN;
         Verdict best = Verdict.UNKNOWN;
         for (StagRegistration r : regs) {
             if (r.owner() != null && r.owner() != owner) continue;
@@ -63,6 +46,6 @@ public final class StagRegistry {
             if (r.validAt(frame)) return new Resolution(Verdict.VALID, r);
             best = Verdict.NOT_VALID_AT_FRAME;
         }
-        return best == Verdict.UNKNOWN ? UNKNOWN : new Resolution(best, null);
+        return best == Verdict.UNKNOWN ? Resolution.UNKNOWN : new Resolution(best, null);
     }
 }

@@ -50,14 +50,14 @@ final class StagRules {
     }
 
     private final Reporter reporter;
-    private final StagRegistry registry;
+    private final StagDirectory registry;
     private final boolean strict;
     private final int rangesPerBuffer;
     private final int maxBuffers;
     private final LinkedHashMap<String, Learned> learned;
     private boolean learnedDropNoticed;
 
-    StagRules(Reporter reporter, StagRegistry registry, boolean strict, int maxLearned, int maxBuffers,
+    StagRules(Reporter reporter, StagDirectory registry, boolean strict, int maxLearned, int maxBuffers,
               int rangesPerBuffer) {
         this.reporter = reporter;
         this.maxBuffers = maxBuffers;
@@ -94,7 +94,7 @@ final class StagRules {
         String ownerKey = s.ownerKey(owner);
         String k = key(ownerKey, stag);
         Learned l = learned.get(k);
-        StagRegistry.Resolution r = registry.resolve(stag, owner, s.index, frame);
+        StagDirectory.Resolution r = registry.resolve(stag, owner, s.index, frame);
         String what = describe(use, stag);
 
         if (l != null && l.invalidatedFrame >= 0 && l.invalidatedFrame < frame
@@ -228,7 +228,7 @@ final class StagRules {
         Side owner = Side.receiverOf(dir);
         String k = key(s.ownerKey(owner), stag);
         Learned l = learned.get(k);
-        StagRegistry.Resolution r = registry.resolve(stag, owner, s.index, frame);
+        StagDirectory.Resolution r = registry.resolve(stag, owner, s.index, frame);
         String problem = null;
         Severity sev = Severity.ERROR;
         if (l != null && l.invalidatedFrame >= 0) {
@@ -236,9 +236,9 @@ final class StagRules {
             if (maybeReadvertised) sev = Severity.WARNING;
             problem = "was already invalidated in frame " + l.invalidatedFrame
                     + (maybeReadvertised ? " (a Send of the owner since may have advertised it again)" : "");
-        } else if (r.verdict() == StagRegistry.Verdict.OTHER_STREAM) {
+        } else if (r.verdict() == StagDirectory.Verdict.OTHER_STREAM) {
             problem = "is registered only for other streams: " + registry.registrations(stag);
-        } else if (r.verdict() == StagRegistry.Verdict.NOT_VALID_AT_FRAME) {
+        } else if (r.verdict() == StagDirectory.Verdict.NOT_VALID_AT_FRAME) {
             problem = "is not valid at this frame: " + registry.registrations(stag);
         }
         if (problem != null) {

@@ -132,6 +132,7 @@ public final class TcpSessionWriter {
     private final boolean[] finSent = new boolean[2];
     private final int[] window = new int[2];
     private long frames;
+    private java.util.function.LongSupplier clock;
 
     public TcpSessionWriter(Endpoint client, Endpoint server, FrameSink sink) {
         this(client, server, Options.defaults(), sink);
@@ -149,6 +150,15 @@ public final class TcpSessionWriter {
         isn[1] = options.serverIsn() & 0xffffffffL;
         window[0] = options.window();
         window[1] = options.window();
+    }
+
+    /**
+     * Stamps frames with the times {@code nanos} gives (e.g. the wall clock, for recording live connections) instead
+     * of {@link Options#startNanos()} plus a fixed step per frame.
+     */
+    public TcpSessionWriter clock(java.util.function.LongSupplier nanos) {
+        this.clock = nanos;
+        return this;
     }
 
     /** SYN, SYN-ACK, ACK. */
@@ -282,7 +292,7 @@ public final class TcpSessionWriter {
         Endpoint src = d == Direction.CLIENT_TO_SERVER ? client : server;
         Endpoint dst = d == Direction.CLIENT_TO_SERVER ? server : client;
         byte[] frame = encoder.frame(src, dst, seq, ack, flags, window[d.ordinal()], payload);
-        sink.frame(frame, options.startNanos() + frames * options.nanosPerFrame());
+        sink.frame(frame, clock != null ? clock.getAsLong() : options.startNanos() + frames * options.nanosPerFrame());
         frames++;
     }
 

@@ -12,6 +12,12 @@ final class Recorder implements SinkListener {
     final List<Notice> notices = new ArrayList<>();
     final List<Delivery> deliveries = new ArrayList<>();
     final List<StreamSummary> summaries = new ArrayList<>();
+    final List<OwedTerminate> owed = new ArrayList<>();
+
+    @Override
+    public void onTerminateOwed(OwedTerminate o) {
+        owed.add(o);
+    }
 
     @Override
     public void onViolation(Violation v) {

@@ -1,0 +1,88 @@
+package io.rddp.decode;
+
+import io.rddp.MalformedException;
+import io.rddp.Notice;
+import io.rddp.ddp.DdpSegment;
+import io.rddp.mpa.Fpdu;
+import io.rddp.mpa.MpaListener;
+import io.rddp.mpa.MpaStartFrame;
+import io.rddp.rdmap.RdmapDecoder;
+import io.rddp.rdmap.RdmapPdu;
+import io.rddp.tcp.Direction;
+import io.rddp.tcp.TcpConnection;
+
+/**
+ * Turns what the MPA layer framed into {@link Pdu}s: parses each ULPDU as a DDP segment and its RDMAP header, and
+ * hands the segment to the DDP message assembler. Shared by the capture pipeline and the live stream decoder, which
+ * differ only in where frame numbers and times come from.
+ */
+final class PduEmitter implements MpaListener {
+
+    /** Where the frame being processed, and the times of recent frames, come from. */
+    interface Clock {
+        long frame();
+
+        long timestamp();
+
+        long firstTimestamp();
+
+        /** Whether the time of an earlier frame is still known. */
+        boolean remembers(long frame);
+
+        /** Time of an earlier frame that {@link #remembers} says is known. */
+        long timestampOf(long frame);
+    }
+
+    private final PduListener listener;
+    private final DdpStage ddp;
+    private final Clock clock;
+
+    PduEmitter(PduListener listener, DdpStage ddp, Clock clock) {
+        this.listener = listener;
+        this.ddp = ddp;
+        this.clock = clock;
+    }
+
+    @Override
+    public void onStartFrame(TcpConnection c, Direction d, MpaStartFrame start, long offset, long firstFrame,
+                             long frameNo) {
+        long now = clock.timestamp();
+        listener.onPdu(new Pdu(clock.frame(), now, now - clock.firstTimestamp(), c, d, start, null, null, null,
+                null));
+    }
+
+    @Override
+    public void onFpdu(TcpConnection c, Direction d, Fpdu fpdu) {
+        long frameNumber = clock.frame();
+        DdpSegment seg = null;
+        RdmapPdu rdmap = null;
+        String problem = null;
+        try {
+            seg = DdpSegment.parse(fpdu.ulpdu());
+            rdmap = RdmapDecoder.decode(seg);
+        } catch (MalformedException e) {
+            problem = e.getMessage();
+            listener.onNotice(new Notice(Notice.Severity.WARNING, seg == null ? "ddp" : "rdmap", frameNumber,
+                    c.index(), fpdu.offset(), e.getMessage()));
+        }
+        long pduFrame = frameNumber, pduTime = clock.timestamp();
+        // an FPDU held back while MPA parameters were inferred carries the frame (and time) of its last byte
+        if (fpdu.inferred() && fpdu.frame() < frameNumber && clock.remembers(fpdu.frame())) {
+            pduFrame = fpdu.frame();
+            pduTime = clock.timestampOf(pduFrame);
+        }
+        listener.onPdu(new Pdu(pduFrame, pduTime, pduTime - clock.firstTimestamp(), c, d, null, fpdu, seg, rdmap,
+                problem));
+        if (seg != null) ddp.accept(c, d, seg, pduFrame);
+    }
+
+    @Override
+    public void onMarkerError(TcpConnection c, Direction d, long offset, long frame, String detail) {
+        listener.onFramingError(c, d, frame, detail);
+    }
+
+    @Override
+    public void onNotice(Notice notice) {
+        listener.onNotice(notice);
+    }
+}
