@@ -15,6 +15,54 @@ import java.util.zip.CRC32C;
  * multiple of 512.
  */
 public final class FpduEncoder {
+
+    /** How the CRC field is written (RFC 5044 §4.4); anything but {@link #RIGHT} is a fault. */
+    public enum Crc {
+        /** CRC32c least significant octet first when CRCs are on, zeros when off */
+        RIGHT,
+        /** the right value most significant octet first (the other byte order) */
+        OTHER_BYTE_ORDER,
+        /** the right value with its lowest bit flipped */
+        WRONG,
+        /** four zero octets even when CRCs are on */
+        ZERO
+    }
+
+    /**
+     * Faults for one FPDU, for testers and emulated buggy peers. The CRC covers what is on the wire, faults included,
+     * unless {@link #crc} says otherwise.
+     *
+     * @param crc                how the CRC field is written
+     * @param padByte            the value of every PAD octet (RFC 5044 §4.1: zero)
+     * @param markerPointerDelta added to every FPDUPTR of a Marker inside this FPDU (RFC 5044 §4.2: 0)
+     * @param omitMarkers        leave out the Markers the direction carries (the stream's Marker positions still count
+     *                           from the direction's first FPDU, so later FPDUs carry Markers where the peer expects them
+     *                           only if the octets left out are made up)
+     */
+    public record Faults(Crc crc, int padByte, int markerPointerDelta, boolean omitMarkers) {
+        public static final Faults NONE = new Faults(Crc.RIGHT, 0, 0, false);
+
+        public Faults {
+            if (crc == null || padByte < 0 || padByte > 0xFF) throw new IllegalArgumentException("bad faults");
+        }
+
+        public Faults withCrc(Crc c) {
+            return new Faults(c, padByte, markerPointerDelta, omitMarkers);
+        }
+
+        public Faults withPadByte(int b) {
+            return new Faults(crc, b, markerPointerDelta, omitMarkers);
+        }
+
+        public Faults withMarkerPointerDelta(int d) {
+            return new Faults(crc, padByte, d, omitMarkers);
+        }
+
+        public Faults withoutMarkers() {
+            return new Faults(crc, padByte, markerPointerDelta, true);
+        }
+    }
+
     private final boolean markers;
     private final boolean crc;
     private final long markerBase;
@@ -53,6 +101,12 @@ public final class FpduEncoder {
         return MpaFraming.wireLength(ulpduLength, distance());
     }
 
+    /** Wire length of the next FPDU with these faults (Markers left out make it shorter). */
+    public int wireLength(int ulpduLength, Faults faults) {
+        checkLength(ulpduLength);
+        return MpaFraming.wireLength(ulpduLength, faults.omitMarkers() ? MpaFraming.NO_MARKERS : distance());
+    }
+
     /** Encodes {@code ulpdu} (position to limit, not moved) as the next FPDU. */
     public byte[] encode(ByteBuffer ulpdu) {
         ByteBuffer out = ByteBuffer.allocate(wireLength(ulpdu.remaining()));
@@ -74,26 +128,46 @@ public final class FpduEncoder {
      * @throws BufferOverflowException  when {@code out} is too small (nothing written)
      */
     public int encode(ByteBuffer ulpdu, ByteBuffer out) {
+        return encode(ulpdu, out, Faults.NONE);
+    }
+
+    /** As {@link #encode(ByteBuffer, ByteBuffer)}, with {@code faults} put on the wire. */
+    public int encode(ByteBuffer ulpdu, ByteBuffer out, Faults faults) {
         int len = ulpdu.remaining();
-        int d0 = distance();
-        int wire = wireLength(len);
+        int d0 = faults.omitMarkers() ? MpaFraming.NO_MARKERS : distance();
+        int wire = wireLength(len, faults);
         if (out.remaining() < wire) {
             throw new BufferOverflowException();
         }
-        Writer w = new Writer(out, d0);
+        Writer w = new Writer(out, d0, faults.markerPointerDelta());
         byte[] head = {(byte) (len >>> 8), (byte) len};        // RFC 5044 §4.1 ULPDU_Length, network order
         w.logical(ByteBuffer.wrap(head));
         w.logical(ulpdu.duplicate());
-        w.logical(ByteBuffer.wrap(new byte[MpaFraming.padLength(len)]));   // PAD MUST be zero (§4.1)
+        byte[] pad = new byte[MpaFraming.padLength(len)];     // PAD MUST be zero (§4.1)
+        java.util.Arrays.fill(pad, (byte) faults.padByte());
+        w.logical(ByteBuffer.wrap(pad));
         w.markerIfDue();   // a Marker in front of the CRC field is covered by the CRC (§4.4)
         long value = 0;
         if (crc) {
             value = MpaFraming.crc32c(crc32c, out, w.start, out.position() - w.start);
         }
+        value = switch (faults.crc()) {
+            case RIGHT -> value;
+            case OTHER_BYTE_ORDER -> Integer.reverseBytes((int) value) & 0xFFFF_FFFFL;
+            case WRONG -> value ^ 1;
+            case ZERO -> 0;
+        };
         byte[] field = {(byte) value, (byte) (value >>> 8), (byte) (value >>> 16), (byte) (value >>> 24)};
         w.logical(ByteBuffer.wrap(field));
         offset += wire;
         return wire;
+    }
+
+    /** The next FPDU with {@code faults}, as a new array. */
+    public byte[] encode(ByteBuffer ulpdu, Faults faults) {
+        ByteBuffer out = ByteBuffer.allocate(wireLength(ulpdu.remaining(), faults));
+        encode(ulpdu, out, faults);
+        return out.array();
     }
 
     private int distance() {
@@ -111,14 +185,16 @@ public final class FpduEncoder {
         final ByteBuffer out;
         final int start;
         final int headerWire;
+        final int pointerDelta;
         int logical;
         int nextMarker;
 
-        Writer(ByteBuffer out, int d0) {
+        Writer(ByteBuffer out, int d0, int pointerDelta) {
             this.out = out;
             this.start = out.position();
             this.nextMarker = d0;
             this.headerWire = d0 == 0 ? MpaFraming.MARKER_LENGTH : 0;
+            this.pointerDelta = pointerDelta;
         }
 
         void logical(ByteBuffer src) {
@@ -138,7 +214,7 @@ public final class FpduEncoder {
                 // RFC 5044 §4.2/§4.3: reserved zero; FPDUPTR = octets from ULPDU_Length back to the Marker, 0 for a
                 // Marker that falls between FPDUs
                 out.putShort((short) 0);
-                out.putShort((short) (at == 0 ? 0 : at - headerWire));
+                out.putShort((short) ((at == 0 ? 0 : at - headerWire) + pointerDelta));
                 nextMarker += MpaFraming.MARKER_SPAN;
             }
         }

@@ -1,0 +1,67 @@
+package io.rddp.rnic;
+
+import io.rddp.sink.Check;
+
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * Faults the emulated RNIC can be told to have (`rddp peer --bug NAME`), each modelled on a failure real iWARP stacks
+ * have shown, so that the conformance suite can prove it catches every one. Receive-side knobs make the RNIC disregard
+ * the sink model's verdict for the named checks (it places or answers instead of terminating); transmit-side knobs
+ * change what it puts on the wire.
+ */
+public enum Bug {
+    SILENT_CLOSE_ON_INVALID_STAG("An invalid STag closes the connection without a Terminate (RFC 5040 §7.1: a"
+            + " Terminate MUST be sent)"),
+    TERMINATE_BIT_LAYOUT("Terminate control word with the Layer and EType nibbles swapped and M/D/R in reserved bits,"
+            + " as a C bitfield in the wrong order puts it (Linux siw 6.1; RFC 5040 §4.8 Figure 7)"),
+    MSN_STARTS_AT_ZERO("Untagged MSNs start at 0 (RFC 5041 §4.3: the initial MSN MUST be one)"),
+    CRC_BYTE_ORDER("CRC32c written most significant octet first (RFC 5044 §4.4 takes iSCSI's order, RFC 3720 §B.4)"),
+    NO_BOUNDS_CHECK("Tagged placement and Read Requests outside the registered buffer are carried out as far as the"
+            + " buffer goes (RFC 5041 §7.1 tagged checks 3-4, RFC 5040 §7.2)"),
+    NO_ACCESS_CHECK("Remote access rights are not checked (RFC 5042 §6.3.5, RFC 5040 §7.2)"),
+    STAG_AFTER_INVALIDATE("An STag invalidated by a Send with Invalidate stays usable (RFC 5040 §2.4, RFC 5042"
+            + " §6.2.2)"),
+    NO_IRD_CHECK("More outstanding RDMA Read Requests than the negotiated IRD are accepted (RFC 5040 §6.1, RFC 6581"
+            + " §9.1)"),
+    READ_RESPONSE_WRONG_TO("RDMA Read Responses go to the Data Sink TO plus 8 (RFC 5040 §4.4: the requested Data Sink"
+            + " TO)"),
+    MARKER_POINTER_OFF_BY_4("Marker FPDUPTR 4 octets too large (RFC 5044 §4.2)"),
+    NONZERO_PAD("PAD octets of FPDUs are not zero (RFC 5044 §4.1: the sender MUST zero them)"),
+    EARLY_FPDU("FPDUs sent before the MPA exchange allows: the Responder does not wait for the Initiator's first FPDU"
+            + " (RFC 5044 §7.1.2 rule 4)"),
+    TOO_LONG_WRONG_CODE("A message too long for its receive buffer is reported as 'no buffer available' 1/2/2 instead"
+            + " of 1/2/5 (RFC 5041 §7.2)");
+
+    private final String description;
+
+    Bug(String description) {
+        this.description = description;
+    }
+
+    /** "no-bounds-check": the name `--bug` takes. */
+    public String knob() {
+        return name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+
+    public String description() {
+        return description;
+    }
+
+    public static Bug byKnob(String knob) {
+        for (Bug b : values()) if (b.knob().equals(knob)) return b;
+        return null;
+    }
+
+    /** The checks whose verdict a receive-side knob disregards. */
+    Set<Check> ignoredChecks() {
+        return switch (this) {
+            case NO_BOUNDS_CHECK -> Set.of(Check.DDP_BOUNDS, Check.RDMAP_REMOTE_BOUNDS);
+            case NO_ACCESS_CHECK -> Set.of(Check.SECURITY_ACCESS);
+            case STAG_AFTER_INVALIDATE -> Set.of(Check.SECURITY_STAG_INVALIDATED);
+            case NO_IRD_CHECK -> Set.of(Check.RDMAP_OUTSTANDING);
+            default -> Set.of();
+        };
+    }
+}

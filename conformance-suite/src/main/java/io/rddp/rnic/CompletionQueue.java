@@ -1,0 +1,65 @@
+package io.rddp.rnic;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+
+/**
+ * The RNIC's completion queue (one for all queue pairs, as most verbs applications use), bounded: a full queue is a
+ * CQ overrun, which puts the queue pair that could not complete into the error state, as verbs does.
+ */
+public final class CompletionQueue {
+    private final int capacity;
+    private final ArrayDeque<WorkCompletion> entries = new ArrayDeque<>();
+
+    CompletionQueue(int capacity) {
+        this.capacity = capacity;
+    }
+
+    /** Adds a completion; false when the queue is full (the completion is lost). */
+    synchronized boolean add(WorkCompletion wc) {
+        if (entries.size() >= capacity) return false;
+        entries.add(wc);
+        notifyAll();
+        return true;
+    }
+
+    /**
+     * Takes up to {@code max} completions of queue pair {@code qp} (-1: any), waiting up to {@code timeoutMs} for at
+     * least {@code min}.
+     */
+    public synchronized List<WorkCompletion> poll(int qp, int max, int min, long timeoutMs) throws InterruptedException {
+        long deadline = System.nanoTime() + timeoutMs * 1_000_000L;
+        while (count(qp) < Math.min(min, max)) {
+            long left = (deadline - System.nanoTime()) / 1_000_000L;
+            if (left <= 0) break;
+            wait(left);
+        }
+        List<WorkCompletion> out = new ArrayList<>();
+        for (Iterator<WorkCompletion> it = entries.iterator(); it.hasNext() && out.size() < max; ) {
+            WorkCompletion wc = it.next();
+            if (qp < 0 || wc.qp() == qp) {
+                out.add(wc);
+                it.remove();
+            }
+        }
+        return out;
+    }
+
+    /** Forgets the completions of a destroyed queue pair. */
+    synchronized void drop(int qp) {
+        entries.removeIf(wc -> wc.qp() == qp);
+    }
+
+    public synchronized int size() {
+        return entries.size();
+    }
+
+    private int count(int qp) {
+        if (qp < 0) return entries.size();
+        int n = 0;
+        for (WorkCompletion wc : entries) if (wc.qp() == qp) n++;
+        return n;
+    }
+}

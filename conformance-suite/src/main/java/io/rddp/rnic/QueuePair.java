@@ -1,0 +1,850 @@
+package io.rddp.rnic;
+
+import io.rddp.Notice;
+import io.rddp.ddp.DdpHeader;
+import io.rddp.ddp.DdpSegment;
+import io.rddp.ddp.TaggedHeader;
+import io.rddp.ddp.UntaggedHeader;
+import io.rddp.decode.Pdu;
+import io.rddp.decode.PduListener;
+import io.rddp.decode.StreamDecoder;
+import io.rddp.live.Link;
+import io.rddp.mpa.MpaStartFrame;
+import io.rddp.rdmap.AtomicRequest;
+import io.rddp.rdmap.AtomicResponse;
+import io.rddp.rdmap.ImmediateData;
+import io.rddp.rdmap.Opcode;
+import io.rddp.rdmap.RdmapPdu;
+import io.rddp.rdmap.ReadRequest;
+import io.rddp.rdmap.Terminate;
+import io.rddp.sink.Check;
+import io.rddp.sink.ErrorType;
+import io.rddp.sink.Layer;
+import io.rddp.sink.OwedTerminate;
+import io.rddp.sink.ReceiveBuffers;
+import io.rddp.sink.Severity;
+import io.rddp.sink.Side;
+import io.rddp.sink.SinkListener;
+import io.rddp.sink.SinkModel;
+import io.rddp.sink.Violation;
+import io.rddp.tcp.Direction;
+import io.rddp.tcp.TcpConnection;
+import io.rddp.tcp.Endpoint;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * One RDMAP stream over one TCP connection: a queue pair with the states of RFC 5040 §6, its send and receive
+ * queues, and the receive path (Linux siw's siw_qp_rx.c). Every incoming PDU is decoded by the analyzer's decoder and
+ * judged by the sink model, which sees both directions; the model's verdict decides between carrying the PDU out
+ * (placing bytes into registered memory, completing receives, answering Read and Atomic Requests) and a Terminate with
+ * the Layer/EType/Code the model gives, with the copied headers RFC 5040 §4.8 asks for. After a Terminate nothing
+ * more is placed (RFC 5041 §7.1: "DDP MUST silently drop any subsequent incoming DDP Segments") and the connection is
+ * closed.
+ * <p>
+ * Threads: one reads the socket ({@link #receiveLoop}), one writes it ({@link Transmitter}); everything else is
+ * guarded by {@link #lock}.
+ */
+public final class QueuePair {
+
+    /** RFC 5040 §6 states with the names of verbs, plus the MPA exchange before them. */
+    public enum State {
+        /** TCP is up, the MPA exchange is not over */
+        CONNECTING,
+        /** the peer's MPA Request arrived; a manual accept decides */
+        PENDING_ACCEPT,
+        /** operational */
+        RTS,
+        /** an orderly close is under way */
+        CLOSING,
+        /** a Terminate is being sent */
+        TERMINATE,
+        /** after an error or the peer's Terminate or close: nothing more is carried out */
+        ERROR,
+        /** the connection is gone */
+        CLOSED;
+
+        public String wireName() {
+            return name().toLowerCase(java.util.Locale.ROOT).replace("pending_accept", "connecting");
+        }
+    }
+
+    /** How long the socket is read before state changes are looked at again. */
+    private static final int READ_SLICE_MS = 200;
+    /** After this side's Terminate or close, how long the peer has to close its side. */
+    private static final long LINGER_MS = 3000;
+    private static final int VIOLATION_LOG = 256;
+
+    final Rnic rnic;
+    final int qpn;
+    final ProtectionDomain pd;
+    final RnicConfig config;
+    final Link link;
+    final boolean initiator;
+    final Direction in, out;
+    final Side self;
+    final Object lock = new Object();
+
+    // ---- guarded by lock ----
+    State state = State.CONNECTING;
+    String failure;
+    MpaStartFrame ourStart, peerStart;
+    MpaSetup.Params params;
+    MpaSetup.AcceptSettings acceptSettings;
+    RnicListener listener;
+    private MpaSetup.AcceptSettings replyPending;
+    private final long mpaDeadline;
+    final StreamDecoder decoder;
+    final SinkModel model;
+    long frame;
+    private final List<Violation> pduViolations = new ArrayList<>();
+    private final List<OwedTerminate> pduOwed = new ArrayList<>();
+    private final ArrayDeque<Violation> violationLog = new ArrayDeque<>();
+    private int ownErrors, peerErrors;
+    // receive side
+    final ArrayDeque<RecvRequest> rq = new ArrayDeque<>();
+    /** MSN (the peer's QN 0) of the message the head of {@link #rq} takes */
+    long nextRecvMsn = 1;
+    private final Map<Long, Inbound> inbound = new HashMap<>();
+    boolean firstFpduReceived;
+    boolean txAllowed;
+    // transmit side (the Transmitter runs the queues)
+    final Transmitter tx;
+    private long lingerDeadline = -1;
+
+    /** A Send-type message being received into a posted buffer. */
+    private static final class Inbound {
+        final RecvRequest rr;
+        long length;
+
+        Inbound(RecvRequest rr) {
+            this.rr = rr;
+        }
+    }
+
+    QueuePair(Rnic rnic, int qpn, ProtectionDomain pd, Link link, RnicListener listener) {
+        this.rnic = rnic;
+        this.qpn = qpn;
+        this.pd = pd;
+        this.config = rnic.config();
+        this.link = link;
+        this.initiator = link.weConnected();
+        this.listener = listener;
+        this.out = link.outbound();
+        this.in = link.inbound();
+        this.self = Side.senderOf(out);
+        this.mpaDeadline = System.nanoTime() + config.mpaTimeout().toNanos();
+        this.model = new SinkModel(SinkModel.Options.defaults().withStrict(true),
+                rnic.memory().directory(pd, self, config.bugs()), new Judge());
+        model.receiveBuffers(this::bufferFor);
+        Endpoint local = endpoint(link.local()), remote = endpoint(link.remote());
+        TcpConnection conn = new LiveConnection(initiator ? local : remote, initiator ? remote : local);
+        this.decoder = new StreamDecoder(conn, new Events());
+        this.tx = new Transmitter(this);
+    }
+
+    // ------------------------------------------------------------------ verbs
+
+    public int qpn() {
+        return qpn;
+    }
+
+    public ProtectionDomain pd() {
+        return pd;
+    }
+
+    public State state() {
+        synchronized (lock) {
+            return state;
+        }
+    }
+
+    /** Why the connection failed or ended in error, or null. */
+    public String failure() {
+        synchronized (lock) {
+            return failure;
+        }
+    }
+
+    /** The negotiated parameters, or null before the MPA exchange ended. */
+    public MpaSetup.Params params() {
+        synchronized (lock) {
+            return params;
+        }
+    }
+
+    public MpaStartFrame peerStartFrame() {
+        synchronized (lock) {
+            return peerStart;
+        }
+    }
+
+    public Link link() {
+        return link;
+    }
+
+    /** Violations the sink model found on this connection, both directions, the most recent {@value #VIOLATION_LOG}. */
+    public List<Violation> violations() {
+        synchronized (lock) {
+            return new ArrayList<>(violationLog);
+        }
+    }
+
+    /** Errors the model found in what this side sent: none unless a bug knob is on. */
+    public int ownErrors() {
+        synchronized (lock) {
+            return ownErrors;
+        }
+    }
+
+    /** Posts a receive for the next Send (RFC 5040 §5.3). */
+    public void postRecv(RecvRequest rr) {
+        synchronized (lock) {
+            if (state == State.ERROR || state == State.CLOSED || state == State.TERMINATE) {
+                complete(new WorkCompletion(rr.wrId(), qpn, WcOpcode.RECV, WcStatus.WR_FLUSH_ERR, 0, null, -1, false,
+                        null, "queue pair is in the " + state.wireName() + " state"));
+                return;
+            }
+            if (rr.region().state() != MemoryRegion.State.VALID || !rr.region().access().contains(Access.LOCAL_WRITE)) {
+                throw new RnicException(RnicException.Kind.BAD_REQUEST, "receive buffer " + rr.region()
+                        + " is not valid with local write access");
+            }
+            if (rr.offset() < 0 || (long) rr.offset() + rr.length() > rr.region().length() || rr.length() < 0) {
+                throw new RnicException(RnicException.Kind.BAD_REQUEST, "receive buffer [" + rr.offset() + ", +"
+                        + rr.length() + ") is outside " + rr.region());
+            }
+            if (rq.size() >= config.limits().maxRecvWr()) throw RnicException.limit("posted receives",
+                    config.limits().maxRecvWr());
+            rq.add(rr);
+        }
+    }
+
+    /** Posts receives of {@code length} octets into buffers of the RNIC's own. */
+    public List<Long> postOwnRecv(int length, int count, java.util.function.LongSupplier wrIds) {
+        List<Long> ids = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            long id = wrIds.getAsLong();
+            MemoryRegion buf = new MemoryRegion(-1, 0, 0, length, Set.of(Access.LOCAL_WRITE), pd);
+            postRecv(new RecvRequest(id, buf, 0, length, true));
+            ids.add(id);
+        }
+        return ids;
+    }
+
+    /** Posts a send-queue work request. */
+    public void postSend(WorkRequest wr) {
+        tx.post(wr);
+    }
+
+    /** An orderly close (FIN); outstanding work requests complete with wr_flush_err. */
+    public void close() {
+        synchronized (lock) {
+            if (state == State.CLOSED) return;
+            if (state != State.ERROR && state != State.TERMINATE) {
+                enterError("closed by the local user");
+            }
+            link.finish();
+            linger();
+        }
+    }
+
+    /** An abortive close (RST). */
+    public void abort() {
+        synchronized (lock) {
+            if (state != State.CLOSED && state != State.ERROR) enterError("aborted by the local user");
+            link.abort();
+            state = State.CLOSED;
+            lock.notifyAll();
+        }
+    }
+
+    /** Waits until the queue pair leaves CONNECTING/PENDING_ACCEPT; true when it is operational. */
+    public boolean awaitEstablished(long timeoutMs) throws InterruptedException {
+        long deadline = System.nanoTime() + timeoutMs * 1_000_000L;
+        synchronized (lock) {
+            while (state == State.CONNECTING || state == State.PENDING_ACCEPT) {
+                long left = (deadline - System.nanoTime()) / 1_000_000L;
+                if (left <= 0) return false;
+                lock.wait(left);
+            }
+            return state == State.RTS;
+        }
+    }
+
+    /** Waits until the connection is gone. */
+    public boolean awaitClosed(long timeoutMs) throws InterruptedException {
+        long deadline = System.nanoTime() + timeoutMs * 1_000_000L;
+        synchronized (lock) {
+            while (state != State.CLOSED) {
+                long left = (deadline - System.nanoTime()) / 1_000_000L;
+                if (left <= 0) return false;
+                lock.wait(left);
+            }
+            return true;
+        }
+    }
+
+    // ------------------------------------------------------------------ connection setup (siw_cm.c)
+
+    /** Initiator: sends the MPA Request and starts the threads. */
+    void startInitiator(int ird, int ord, byte[] privateData) throws IOException {
+        synchronized (lock) {
+            ourStart = MpaSetup.request(config, ird, ord, privateData);
+            sendStartFrame(ourStart);
+        }
+        start();
+    }
+
+    /** Responder: waits for the peer's MPA Request with these settings for an automatic accept (null: manual). */
+    void startResponder(MpaSetup.AcceptSettings auto) {
+        synchronized (lock) {
+            acceptSettings = auto;
+        }
+        start();
+    }
+
+    private void start() {
+        Thread rx = new Thread(this::receiveLoop, "rnic-qp" + qpn + "-rx");
+        rx.setDaemon(true);
+        rx.start();
+        tx.start();
+    }
+
+    /** Manual accept: posts receives, sends the Reply (rejecting when asked). */
+    void accept(MpaSetup.AcceptSettings settings) {
+        synchronized (lock) {
+            if (state != State.PENDING_ACCEPT) {
+                throw new RnicException(RnicException.Kind.STATE, "connection is " + state.wireName()
+                        + ", not waiting for an accept" + (failure != null ? ": " + failure : ""));
+            }
+            reply(settings);
+        }
+    }
+
+    private void sendStartFrame(MpaStartFrame f) throws IOException {
+        byte[] bytes = f.toBytes();
+        link.write(bytes);
+        decoder.data(out, ByteBuffer.wrap(bytes), ++frame, now());
+    }
+
+    private void onPeerStartFrame(MpaStartFrame f, boolean malformed) {
+        if (peerStart != null) {
+            fail("a second MPA start frame arrived (RFC 5044 §7.1.2)", AsyncEvent.Type.CONNECT_ERROR);
+            return;
+        }
+        peerStart = f;
+        if (!initiator) {
+            MpaSetup.Answer probe = MpaSetup.answer(config, f, malformed,
+                    new MpaSetup.AcceptSettings(config.ird(), config.ord(), null, false));
+            if (probe.reply() == null) {
+                fail(probe.closeReason(), AsyncEvent.Type.CONNECT_ERROR);
+                return;
+            }
+            if (acceptSettings != null) {
+                replyPending = acceptSettings; // sent once the decoder call that delivered the Request returns
+            } else {
+                state = State.PENDING_ACCEPT;
+                if (listener != null) listener.ready(this);
+                lock.notifyAll();
+            }
+            return;
+        }
+        String[] why = new String[1];
+        MpaSetup.Params p = MpaSetup.onReply(config, ourStart, f, malformed, why);
+        if (p == null) {
+            fail(why[0], f.reject() ? AsyncEvent.Type.REJECTED : AsyncEvent.Type.CONNECT_ERROR);
+            return;
+        }
+        establish(p);
+    }
+
+    private void reply(MpaSetup.AcceptSettings settings) {
+        MpaSetup.Answer a = MpaSetup.answer(config, peerStart, false, settings);
+        if (a.reply() == null) {
+            fail(a.closeReason(), AsyncEvent.Type.CONNECT_ERROR);
+            return;
+        }
+        ourStart = a.reply();
+        try {
+            sendStartFrame(a.reply());
+        } catch (IOException e) {
+            fail("the MPA Reply could not be sent: " + e.getMessage(), AsyncEvent.Type.CONNECT_ERROR);
+            return;
+        }
+        if (!a.accepted()) {
+            // RFC 5044 §7.1.2 rule 2: after a Reply with R set the connection is closed
+            fail(a.closeReason(), AsyncEvent.Type.REJECTED);
+            return;
+        }
+        establish(a.params());
+    }
+
+    private void establish(MpaSetup.Params p) {
+        params = p;
+        state = State.RTS;
+        // RFC 5044 §7.1.2 rule 4: the Responder sends no FPDU before it received one; the Initiator of a
+        // peer-to-peer connection starts with its RTR (RFC 6581 §9.2)
+        txAllowed = initiator || config.has(Bug.EARLY_FPDU);
+        tx.established(p, decoder.offset(out));
+        rnic.event(new AsyncEvent(AsyncEvent.Type.ESTABLISHED, qpn, null, "MPA rev " + p.revision() + ", CRC "
+                + (p.crc() ? "on" : "off") + ", Markers " + (p.markersTx() ? "sent" : "not sent") + "/"
+                + (p.markersRx() ? "received" : "not received") + ", IRD " + p.ird() + ", ORD " + p.ord()
+                + (p.rtr() != null ? ", RTR " + p.rtr().wireName() : "")));
+        if (listener != null && acceptSettings != null) listener.ready(this);
+        lock.notifyAll();
+    }
+
+    private void fail(String why, AsyncEvent.Type type) {
+        failure = why;
+        rnic.event(new AsyncEvent(type, qpn, null, why));
+        enterError(why);
+        link.finish();
+        linger();
+    }
+
+    // ------------------------------------------------------------------ receive path (siw_qp_rx.c)
+
+    private void receiveLoop() {
+        byte[] buf = new byte[64 * 1024];
+        try {
+            while (true) {
+                int n = link.read(buf, READ_SLICE_MS);
+                synchronized (lock) {
+                    if (state == State.CLOSED) return;
+                    if (n > 0) {
+                        decoder.data(in, ByteBuffer.wrap(buf, 0, n), ++frame, now());
+                        if (replyPending != null) {
+                            MpaSetup.AcceptSettings s = replyPending;
+                            replyPending = null;
+                            reply(s);
+                        }
+                    } else if (n < 0) {
+                        peerClosed();
+                        return;
+                    }
+                    long nowNs = System.nanoTime();
+                    if ((state == State.CONNECTING || state == State.PENDING_ACCEPT) && nowNs > mpaDeadline) {
+                        fail("the MPA exchange did not finish within " + config.mpaTimeout().toSeconds() + " s",
+                                AsyncEvent.Type.CONNECT_ERROR);
+                    }
+                    if (lingerDeadline > 0 && nowNs > lingerDeadline) {
+                        // the peer did not close its side in time: drop the connection
+                        link.abort();
+                        closed();
+                        return;
+                    }
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            synchronized (lock) {
+                if (state != State.CLOSED) {
+                    enterError("receive path failed: " + e);
+                    link.abort();
+                    closed();
+                }
+            }
+        }
+    }
+
+    private void peerClosed() {
+        decoder.close(in, link.peerClose() == Link.PeerClose.RST, ++frame, now());
+        boolean reset = link.peerClose() == Link.PeerClose.RST;
+        if (state == State.CONNECTING || state == State.PENDING_ACCEPT) {
+            failure = "the peer " + (reset ? "reset" : "closed") + " the connection during the MPA exchange";
+            rnic.event(new AsyncEvent(AsyncEvent.Type.CONNECT_ERROR, qpn, null, failure));
+        } else if (state != State.ERROR && state != State.CLOSED) {
+            rnic.event(new AsyncEvent(reset ? AsyncEvent.Type.RESET : AsyncEvent.Type.DISCONNECTED, qpn, null,
+                    "the peer " + (reset ? "reset" : "closed") + " the connection"));
+        }
+        if (state != State.ERROR && state != State.CLOSED) enterError("the peer closed the connection");
+        link.finish();
+        link.close();
+        closed();
+    }
+
+    private void closed() {
+        if (state == State.CLOSED) return;
+        decoder.end(++frame, now());
+        state = State.CLOSED;
+        tx.stop();
+        rnic.closed(this);
+        lock.notifyAll();
+    }
+
+    /** Everything the decoder delivers, both directions, under {@link #lock}. */
+    private final class Events implements PduListener {
+        @Override
+        public void onPdu(Pdu pdu) {
+            pduViolations.clear();
+            pduOwed.clear();
+            if (pdu.startFrame() != null) {
+                model.onStartFrame(0, pdu.direction(), pdu.startFrame(), pdu.frame());
+                if (pdu.direction() == in) {
+                    boolean malformed = pduViolations.stream().anyMatch(v -> v.layer() == Layer.MPA
+                            && v.severity() == Severity.ERROR);
+                    onPeerStartFrame(pdu.startFrame(), malformed);
+                }
+                return;
+            }
+            if (pdu.direction() != in) return; // this side's FPDUs reach the model from the Transmitter
+            if (state != State.RTS && state != State.CLOSING && !(state == State.CONNECTING && !initiator)) {
+                return; // RFC 5041 §7.1: after an error, incoming segments are silently dropped
+            }
+            if (pdu.ddp() == null) {
+                model.onMalformed(0, in, pdu.frame(), pdu.fpdu().crcOk(), pdu.fpdu().ulpduLength(), pdu.problem());
+            } else {
+                model.onFpdu(0, in, pdu.fpdu(), pdu.ddp(), pdu.rdmap());
+            }
+            if (!react(pdu.ddp()) && pdu.ddp() != null && pdu.rdmap() != null) carryOut(pdu.ddp(), pdu.rdmap());
+        }
+
+        @Override
+        public void onFramingError(TcpConnection c, Direction d, long f, String detail) {
+            if (d != in || state != State.RTS) return;
+            pduViolations.clear();
+            pduOwed.clear();
+            model.onFramingError(0, d, f, detail);
+            react(null);
+        }
+
+        @Override
+        public void onNotice(Notice notice) {
+            // decode facts of a live stream (e.g. a lost FPDU boundary) are judged by the model through the PDUs
+        }
+    }
+
+    /** Receives what the model finds; keeps what the PDU being judged brought. */
+    private final class Judge implements SinkListener {
+        @Override
+        public void onViolation(Violation v) {
+            if (violationLog.size() >= VIOLATION_LOG) violationLog.poll();
+            violationLog.add(v);
+            if (v.severity() == Severity.ERROR) {
+                if (v.direction() == out) ownErrors++;
+                else peerErrors++;
+            }
+            if (v.direction() == in) pduViolations.add(v);
+        }
+
+        @Override
+        public void onTerminateOwed(OwedTerminate owed) {
+            if (owed.offender() == in) pduOwed.add(owed);
+        }
+    }
+
+    /**
+     * The model's verdict on the PDU just judged: true when it erred and this side terminated or closed. Where the
+     * model books a Terminate, that one is sent; an error for which the RFCs name no Terminate is answered with the
+     * catastrophic type of its layer (any code is acceptable there, RFC 5040 Figure 9), or, at the MPA layer, by
+     * closing the connection (RFC 5044 §7.1.2).
+     */
+    private boolean react(DdpSegment seg) {
+        Set<Check> ignored = ignoredChecks();
+        OwedTerminate owed = null;
+        for (OwedTerminate o : pduOwed) {
+            if (!ignored.contains(o.cause())) {
+                owed = o;
+                break;
+            }
+        }
+        Violation error = null;
+        for (Violation v : pduViolations) {
+            if (v.severity() == Severity.ERROR && !ignored.contains(v.check()) && v.layer() != Layer.RPCRDMA
+                    && !v.id().startsWith("rdmap.terminate.")) {
+                error = v;
+                break;
+            }
+        }
+        if (owed == null && error == null) return false;
+        if (owed != null) {
+            ErrorType type = owed.primary();
+            if (config.has(Bug.TOO_LONG_WRONG_CODE) && owed.cause() == Check.DDP_TOO_LONG) {
+                type = ErrorType.DDP_U_NO_BUFFER;
+            }
+            if (config.has(Bug.SILENT_CLOSE_ON_INVALID_STAG) && invalidStag(owed.cause(), type)) {
+                silentClose("invalid STag (" + owed.cause().id() + "), closed without a Terminate");
+                return true;
+            }
+            terminate(type, owed.header(), owed.segmentLength(), owed.readRequest(), owed.cause().id() + ": "
+                    + describe(owed.cause()));
+            return true;
+        }
+        if (error.layer() == Layer.MPA && error.errorType() == null) {
+            silentClose(error.id() + ": " + error.message());
+            return true;
+        }
+        ErrorType type = error.errorType() != null ? error.errorType()
+                : error.layer() == Layer.DDP ? new ErrorType(Terminate.LAYER_DDP, 0, 0)
+                : ErrorType.RDMA_CATASTROPHIC_STREAM;
+        if (config.has(Bug.SILENT_CLOSE_ON_INVALID_STAG) && invalidStag(error.check(), type)) {
+            silentClose("invalid STag (" + error.id() + "), closed without a Terminate");
+            return true;
+        }
+        terminate(type, seg != null ? seg.header() : null, seg != null ? seg.length() : -1, null,
+                error.id() + ": " + error.message());
+        return true;
+    }
+
+    private static String describe(Check c) {
+        return c.title() + " [" + c.rfc() + " " + c.section() + "]";
+    }
+
+    private static boolean invalidStag(Check cause, ErrorType type) {
+        return type.equals(ErrorType.DDP_T_INVALID_STAG) || type.equals(ErrorType.RDMA_INVALID_STAG)
+                || cause == Check.DDP_STAG || cause == Check.RDMAP_REMOTE_STAG
+                || cause == Check.SECURITY_STAG_INVALIDATED;
+    }
+
+    private Set<Check> ignoredChecks() {
+        Set<Check> s = new java.util.HashSet<>();
+        for (Bug b : config.bugs()) s.addAll(b.ignoredChecks());
+        return s;
+    }
+
+    /** RFC 5041 §7.1 untagged checks 2-4: the buffer the peer's Send {@code msn} lands in. */
+    private long bufferFor(int stream, Side receiver, long qn, long msn) {
+        if (receiver != self || qn != 0) return ReceiveBuffers.UNKNOWN;
+        Inbound started = inbound.get(msn);
+        if (started != null) return started.rr.length();
+        long index = (msn - nextRecvMsn) & 0xFFFF_FFFFL;
+        if (index >= Integer.MAX_VALUE) return ReceiveBuffers.UNKNOWN; // an old MSN: the MSN check reports it
+        if (params != null && params.rtr() == RnicConfig.Rtr.SEND && !initiator && !firstFpduReceived) {
+            return ReceiveBuffers.UNKNOWN; // the zero-length Send RTR takes no buffer (RFC 6581 §9.2)
+        }
+        if (index >= rq.size()) return ReceiveBuffers.NONE;
+        int i = 0;
+        for (RecvRequest rr : rq) {
+            if (i++ == index) return rr.length();
+        }
+        return ReceiveBuffers.NONE;
+    }
+
+    /** A PDU the model found in order: carried out. */
+    private void carryOut(DdpSegment seg, RdmapPdu pdu) {
+        DdpHeader h = seg.header();
+        Opcode op = pdu.opcode();
+        if (op == null) return;
+        if (!firstFpduReceived) {
+            firstFpduReceived = true;
+            if (!initiator) {
+                txAllowed = true;
+                lock.notifyAll();
+                if (params.rtr() != null) {
+                    // RFC 6581 §9.2: the RTR indication is not delivered; a zero-length Read is answered
+                    if (op == Opcode.RDMA_READ_REQUEST && pdu.body() instanceof ReadRequest rr) {
+                        tx.respondRead(rr, null);
+                    }
+                    if (op == Opcode.SEND) nextRecvMsn = (((UntaggedHeader) h).msn() + 1) & 0xFFFF_FFFFL;
+                    return;
+                }
+            }
+        }
+        switch (op) {
+            case RDMA_WRITE -> {
+                if (seg.payloadLength() == 0) return;
+                TaggedHeader t = (TaggedHeader) h;
+                MemoryRegion r = rnic.memory().lookup(t.stag());
+                if (r != null) r.place(t.to(), seg.payload());
+            }
+            case RDMA_READ_RESPONSE -> tx.onReadResponse((TaggedHeader) h, seg.payload());
+            case SEND, SEND_WITH_SE, SEND_WITH_INVALIDATE, SEND_WITH_SE_AND_INVALIDATE, IMMEDIATE_DATA,
+                    IMMEDIATE_DATA_WITH_SE -> receive((UntaggedHeader) h, seg, pdu, op);
+            case RDMA_READ_REQUEST -> {
+                if (h.offset() != 0 || !(pdu.body() instanceof ReadRequest rr)) return;
+                MemoryRegion source = rr.size() == 0 ? null : rnic.memory().lookup(rr.sourceStag());
+                tx.respondRead(rr, source);
+            }
+            case ATOMIC_REQUEST -> {
+                if (h.offset() != 0 || !(pdu.body() instanceof AtomicRequest ar)) return;
+                MemoryRegion target = rnic.memory().lookup(ar.remoteStag());
+                long original = target == null ? 0 : target.atomic(ar.remoteTo(),
+                        ar.atomicOpcode() == AtomicRequest.CMP_SWAP, ar.addOrSwapData(), ar.addOrSwapMask(),
+                        ar.compareData(), ar.compareMask());
+                tx.respondAtomic(ar.requestId(), original);
+            }
+            case ATOMIC_RESPONSE -> {
+                if (h.offset() == 0 && pdu.body() instanceof AtomicResponse resp) tx.onAtomicResponse(resp);
+            }
+            case TERMINATE -> {
+                if (h.offset() == 0 && pdu.body() instanceof Terminate t) onPeerTerminate(t);
+            }
+        }
+    }
+
+    /** A Send-type or Immediate Data segment into the posted receive its MSN takes (RFC 5040 §5.3, RFC 7306 §6). */
+    private void receive(UntaggedHeader h, DdpSegment seg, RdmapPdu pdu, Opcode op) {
+        long msn = h.msn();
+        Inbound m = inbound.get(msn);
+        if (m == null) {
+            RecvRequest rr = msn == nextRecvMsn ? rq.poll() : null;
+            nextRecvMsn = (msn + 1) & 0xFFFF_FFFFL;
+            if (rr == null) {
+                // only a zero-length message gets here (longer ones are checked by the model): nowhere to deliver it
+                rnic.event(new AsyncEvent(AsyncEvent.Type.RESOURCE_LIMIT, qpn, null, op.rfcName() + " MSN " + msn
+                        + " arrived with no receive posted and was dropped"));
+                return;
+            }
+            m = new Inbound(rr);
+            inbound.put(msn, m);
+        }
+        boolean immediate = op == Opcode.IMMEDIATE_DATA || op == Opcode.IMMEDIATE_DATA_WITH_SE;
+        if (!immediate && seg.payloadLength() > 0 && h.mo() < m.rr.length()) {
+            ByteBuffer p = seg.payload();
+            int room = (int) Math.min(p.remaining(), m.rr.length() - h.mo());
+            m.rr.region().placeAt(m.rr.offset() + (int) h.mo(), p.duplicate().limit(p.position() + room));
+        }
+        m.length = Math.max(m.length, h.mo() + seg.payloadLength());
+        if (!h.last()) return;
+        inbound.remove(msn);
+        long invalidated = -1;
+        if (op.carriesInvalidateStag()) {
+            invalidated = pdu.invalidateStag();
+            MemoryRegion r = rnic.memory().lookup(invalidated);
+            if (r != null && r.state() == MemoryRegion.State.VALID) r.state(MemoryRegion.State.INVALID);
+        }
+        Long imm = immediate && pdu.body() instanceof ImmediateData d ? d.data() : null;
+        byte[] data = m.rr.own() ? m.rr.region().copy(m.rr.offset(), (int) Math.min(m.length, Math.min(4096,
+                m.rr.length()))) : null;
+        complete(new WorkCompletion(m.rr.wrId(), qpn, immediate ? WcOpcode.RECV_IMMEDIATE : WcOpcode.RECV,
+                WcStatus.SUCCESS, immediate ? 0 : m.length, imm, invalidated, op.solicitedEvent(), data, null));
+    }
+
+    private void onPeerTerminate(Terminate t) {
+        ErrorType type = ErrorType.of(t);
+        rnic.event(new AsyncEvent(AsyncEvent.Type.TERMINATE_RECEIVED, qpn, type, "the peer terminated: "
+                + type));
+        // RFC 5040 §6.2.2 (the Remote Peer's side): the stream is over; the oldest request gets the error
+        WcStatus status = type.layer() == Terminate.LAYER_LLP ? WcStatus.FATAL_ERR
+                : type.etype() == 1 ? WcStatus.REM_ACCESS_ERR : type.etype() == 2 ? WcStatus.REM_OP_ERR
+                : WcStatus.REM_ABORT_ERR;
+        tx.failOldest(status, "the peer sent Terminate " + type);
+        enterError("the peer sent Terminate " + type);
+        link.finish();
+        linger();
+    }
+
+    // ------------------------------------------------------------------ errors and teardown
+
+    /** Sends a Terminate for the peer's error, then closes (RFC 5040 §5.4, §7.1). */
+    private void terminate(ErrorType type, DdpHeader header, int segmentLength, ReadRequest readRequest,
+                           String why) {
+        boolean noHeaders = type.layer() == Terminate.LAYER_LLP || type.isCatastrophic() || header == null;
+        ReadRequest rr = type.layer() == Terminate.LAYER_RDMA ? readRequest : null;
+        Terminate t = noHeaders ? Terminate.of(type.layer(), type.etype(), type.code())
+                : Terminate.of(type.layer(), type.etype(), type.code(), Math.max(0, segmentLength), header, rr);
+        rnic.event(new AsyncEvent(AsyncEvent.Type.TERMINATE_SENT, qpn, type, why));
+        AsyncEvent.Type kind = type.etype() == 1 && type.layer() != Terminate.LAYER_LLP ? AsyncEvent.Type.QP_ACCESS_ERR
+                : type.etype() == 2 && type.layer() != Terminate.LAYER_LLP ? AsyncEvent.Type.QP_REQ_ERR
+                : AsyncEvent.Type.QP_FATAL;
+        rnic.event(new AsyncEvent(kind, qpn, type, why));
+        failure = why;
+        state = State.TERMINATE;
+        tx.terminate(t);
+        flush(why);
+        lock.notifyAll();
+    }
+
+    /** Closes without a Terminate (MPA-layer errors; RFC 5044 §7.1.2). */
+    private void silentClose(String why) {
+        rnic.event(new AsyncEvent(AsyncEvent.Type.QP_FATAL, qpn, null, why + "; closing without a Terminate"));
+        failure = why;
+        enterError(why);
+        link.finish();
+        linger();
+    }
+
+    /** The Transmitter wrote the Terminate: the stream is over. */
+    void terminateSent() {
+        synchronized (lock) {
+            if (state == State.TERMINATE) state = State.ERROR;
+            link.finish();
+            linger();
+            lock.notifyAll();
+        }
+    }
+
+    private void enterError(String why) {
+        if (state == State.CLOSED) return;
+        state = State.ERROR;
+        flush(why);
+        lock.notifyAll();
+    }
+
+    private void flush(String why) {
+        for (RecvRequest rr : rq) {
+            complete(new WorkCompletion(rr.wrId(), qpn, WcOpcode.RECV, WcStatus.WR_FLUSH_ERR, 0, null, -1, false,
+                    null, why));
+        }
+        rq.clear();
+        for (Inbound m : inbound.values()) {
+            complete(new WorkCompletion(m.rr.wrId(), qpn, WcOpcode.RECV, WcStatus.WR_FLUSH_ERR, 0, null, -1, false,
+                    null, why));
+        }
+        inbound.clear();
+        tx.flush(why);
+    }
+
+    private void linger() {
+        if (lingerDeadline < 0) lingerDeadline = System.nanoTime() + LINGER_MS * 1_000_000L;
+    }
+
+    void complete(WorkCompletion wc) {
+        if (!rnic.completions().add(wc)) {
+            rnic.event(new AsyncEvent(AsyncEvent.Type.RESOURCE_LIMIT, qpn, null, "completion queue full: "
+                    + wc + " lost"));
+            if (state == State.RTS) {
+                failure = "completion queue overrun";
+                state = State.ERROR;
+                link.finish();
+                linger();
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    /** The model sees what this side sends, before it goes out (so a fast answer never precedes its request). */
+    void judgeOutbound(DdpSegment segment) {
+        model.onSegment(0, out, ++frame, null, segment, null);
+    }
+
+    static long now() {
+        java.time.Instant t = java.time.Instant.now();
+        return t.getEpochSecond() * 1_000_000_000L + t.getNano();
+    }
+
+    private static Endpoint endpoint(java.net.InetSocketAddress a) {
+        return new Endpoint(a.getAddress().getAddress(), a.getPort());
+    }
+
+    private record LiveConnection(Endpoint client, Endpoint server) implements TcpConnection {
+        @Override
+        public int index() {
+            return 0;
+        }
+
+        @Override
+        public boolean synSeen(Direction d) {
+            return true;
+        }
+
+        @Override
+        public long initialSequence(Direction d) {
+            return 0; // a socket shows stream offsets; Markers only need offsets modulo 512
+        }
+    }
+
+    @Override
+    public String toString() {
+        synchronized (lock) {
+            return "qp " + qpn + " " + state.wireName() + " " + link.local() + " -> " + link.remote();
+        }
+    }
+}

@@ -1,0 +1,233 @@
+package io.rddp.rnic;
+
+import io.rddp.live.Link;
+import io.rddp.live.Recorder;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * An emulated iWARP RNIC with a small verbs-like API (the shape of libibverbs with Java names): protection domains,
+ * memory registration, listening and connecting queue pairs, one completion queue and an event queue. Its receive
+ * path is the analyzer's decoder and sink model ({@link QueuePair}); what it sends is built by the analyzer's
+ * encoder ({@link Transmitter}). Thread-safe.
+ */
+public final class Rnic implements Closeable {
+
+    private final RnicConfig config;
+    private final Recorder recorder;
+    private final MemoryTable memory;
+    private final CompletionQueue completions;
+    private final EventQueue events = new EventQueue(4096);
+    private final ProtectionDomain defaultPd = new ProtectionDomain(0);
+    private final AtomicInteger nextPd = new AtomicInteger(1);
+    private final AtomicInteger nextQp = new AtomicInteger(1);
+    private final AtomicInteger nextListener = new AtomicInteger(1);
+    private final AtomicLong nextWrId = new AtomicLong(1);
+    private final Map<Integer, QueuePair> qps = new LinkedHashMap<>();
+    private final Map<Integer, RnicListener> listeners = new LinkedHashMap<>();
+
+    /** @param recorder where every connection is recorded, or null */
+    public Rnic(RnicConfig config, Recorder recorder) {
+        this.config = config;
+        this.recorder = recorder;
+        this.memory = new MemoryTable(config.limits(), config.zeroBasedTo());
+        this.completions = new CompletionQueue(config.limits().maxQp()
+                * (config.limits().maxSendWr() + config.limits().maxRecvWr()));
+    }
+
+    public RnicConfig config() {
+        return config;
+    }
+
+    public MemoryTable memory() {
+        return memory;
+    }
+
+    public CompletionQueue completions() {
+        return completions;
+    }
+
+    public EventQueue events() {
+        return events;
+    }
+
+    Recorder recorder() {
+        return recorder;
+    }
+
+    public ProtectionDomain defaultPd() {
+        return defaultPd;
+    }
+
+    public ProtectionDomain allocPd() {
+        return new ProtectionDomain(nextPd.getAndIncrement());
+    }
+
+    /** A fresh work request id (the DUT control protocol's ids). */
+    public long nextWrId() {
+        return nextWrId.getAndIncrement();
+    }
+
+    public MemoryRegion register(ProtectionDomain pd, int length, Set<Access> access) {
+        return memory.register(pd, length, access);
+    }
+
+    public void deregister(MemoryRegion r) {
+        memory.deregister(r);
+    }
+
+    /** Listens for connections on {@code bind} (port 0: any). */
+    public RnicListener listen(InetSocketAddress bind, boolean manual, ConnectionSettings settings)
+            throws IOException {
+        int id = nextListener.getAndIncrement();
+        RnicListener l = new RnicListener(this, id, bind, manual, settings);
+        synchronized (listeners) {
+            listeners.put(id, l);
+        }
+        return l;
+    }
+
+    public RnicListener listener(int id) {
+        synchronized (listeners) {
+            RnicListener l = listeners.get(id);
+            if (l == null) throw new RnicException(RnicException.Kind.NOT_FOUND, "no listener " + id);
+            return l;
+        }
+    }
+
+    public List<RnicListener> listeners() {
+        synchronized (listeners) {
+            return new ArrayList<>(listeners.values());
+        }
+    }
+
+    public void closeListener(RnicListener l) {
+        synchronized (listeners) {
+            listeners.remove(l.id());
+        }
+        l.close();
+    }
+
+    /**
+     * Connects to {@code target} as the MPA Initiator and waits until the connection is operational.
+     *
+     * @throws RnicException FAILED (refused, rejected, MPA error) or TIMEOUT
+     */
+    public QueuePair connect(InetSocketAddress target, ConnectionSettings s, long timeoutMs)
+            throws InterruptedException {
+        long start = System.nanoTime();
+        Link link;
+        try {
+            link = Link.connect(target, (int) Math.max(1, timeoutMs), recorder);
+        } catch (java.net.SocketTimeoutException e) {
+            throw new RnicException(RnicException.Kind.TIMEOUT, "connecting to " + target + " timed out");
+        } catch (IOException e) {
+            throw new RnicException(RnicException.Kind.FAILED, "cannot connect to " + target + ": " + e.getMessage());
+        }
+        QueuePair qp = newQp(s.pd(), link, null);
+        if (qp == null) {
+            link.abort();
+            throw RnicException.limit("queue pairs", config.limits().maxQp());
+        }
+        try {
+            qp.postOwnRecv(s.recvLength(), s.recvCount(), this::nextWrId);
+            qp.startInitiator(s.ird(), s.ord(), s.privateData());
+        } catch (IOException e) {
+            qp.abort();
+            throw new RnicException(RnicException.Kind.FAILED, "sending the MPA Request failed: " + e.getMessage());
+        }
+        long left = Math.max(1, timeoutMs - (System.nanoTime() - start) / 1_000_000L);
+        if (!qp.awaitEstablished(left)) {
+            String why = qp.failure();
+            if (qp.state() == QueuePair.State.CONNECTING) {
+                qp.abort();
+                throw new RnicException(RnicException.Kind.TIMEOUT, "no MPA Reply from " + target + " within "
+                        + timeoutMs + " ms");
+            }
+            throw new RnicException(RnicException.Kind.FAILED, "connection to " + target + " failed: "
+                    + (why != null ? why : qp.state().wireName()));
+        }
+        return qp;
+    }
+
+    public QueuePair qp(int qpn) {
+        synchronized (qps) {
+            QueuePair qp = qps.get(qpn);
+            if (qp == null) throw new RnicException(RnicException.Kind.NOT_FOUND, "no queue pair " + qpn);
+            return qp;
+        }
+    }
+
+    public List<QueuePair> qps() {
+        synchronized (qps) {
+            return new ArrayList<>(qps.values());
+        }
+    }
+
+    /** A new queue pair on {@code link}, or null (and the link closed) at the queue pair cap. */
+    QueuePair newQp(ProtectionDomain pd, Link link, RnicListener listener) {
+        synchronized (qps) {
+            if (qps.size() >= config.limits().maxQp()) {
+                event(new AsyncEvent(AsyncEvent.Type.RESOURCE_LIMIT, -1, null, "connection from " + link.remote()
+                        + " refused: queue pair cap of " + config.limits().maxQp() + " reached"));
+                link.abort();
+                return null;
+            }
+            QueuePair qp = new QueuePair(this, nextQp.getAndIncrement(), pd, link, listener);
+            qps.put(qp.qpn(), qp);
+            return qp;
+        }
+    }
+
+    /** A queue pair's connection is gone; its number stays known until {@link #destroy}. */
+    void closed(QueuePair qp) {
+        // kept for its completions and state; destroyed by the user (or when the cap needs room)
+        synchronized (qps) {
+            if (qps.size() >= config.limits().maxQp()) {
+                qps.remove(qp.qpn());
+            }
+        }
+    }
+
+    /** Forgets a queue pair (closing it first when needed). */
+    public void destroy(QueuePair qp) {
+        if (qp.state() != QueuePair.State.CLOSED) qp.abort();
+        synchronized (qps) {
+            qps.remove(qp.qpn());
+        }
+    }
+
+    void event(AsyncEvent e) {
+        events.add(e);
+    }
+
+    /** Destroys every queue pair, registration and listener (the control protocol's reset). */
+    public void reset(Set<Integer> keepListeners) {
+        for (RnicListener l : listeners()) {
+            if (!keepListeners.contains(l.id())) closeListener(l);
+        }
+        for (QueuePair qp : qps()) destroy(qp);
+        for (MemoryRegion r : memory.regions()) memory.deregister(r);
+        try {
+            completions.poll(-1, Integer.MAX_VALUE, 0, 0);
+            events.poll(Integer.MAX_VALUE, 0);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public void close() {
+        for (RnicListener l : listeners()) closeListener(l);
+        for (QueuePair qp : qps()) destroy(qp);
+    }
+}

@@ -1,0 +1,155 @@
+package io.rddp.rnic;
+
+import io.rddp.live.Link;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A listening endpoint (the passive side of RFC 5044 §7.1: the Responder). With automatic accept every connection
+ * gets its receives posted and its MPA Reply as soon as the Request arrives; with manual accept it waits, MPA
+ * Request received and no Reply sent, until {@link #accept} takes it. Either way {@link #accept} hands connections
+ * out in arrival order. Bounded: connections beyond the RNIC's queue pair cap are refused, and at most
+ * {@code maxPending} wait to be handed out.
+ */
+public final class RnicListener implements Closeable {
+
+    private final Rnic rnic;
+    private final int id;
+    private final ServerSocket server;
+    private final boolean manual;
+    private volatile ConnectionSettings settings;
+    private final BlockingQueue<QueuePair> ready;
+    private final Thread thread;
+    private volatile boolean closed;
+
+    RnicListener(Rnic rnic, int id, InetSocketAddress bind, boolean manual, ConnectionSettings settings)
+            throws IOException {
+        this.rnic = rnic;
+        this.id = id;
+        this.manual = manual;
+        this.settings = settings;
+        this.ready = new ArrayBlockingQueue<>(rnic.config().limits().maxPending());
+        this.server = new ServerSocket();
+        server.setReuseAddress(true);
+        try {
+            server.bind(bind, 64);
+        } catch (IOException e) {
+            server.close();
+            throw e;
+        }
+        this.thread = new Thread(this::acceptLoop, "rnic-listen-" + port());
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    public int id() {
+        return id;
+    }
+
+    public int port() {
+        return server.getLocalPort();
+    }
+
+    public InetSocketAddress address() {
+        return (InetSocketAddress) server.getLocalSocketAddress();
+    }
+
+    public boolean manual() {
+        return manual;
+    }
+
+    /** Settings for connections arriving from now on. */
+    public void settings(ConnectionSettings s) {
+        settings = s;
+    }
+
+    public ConnectionSettings settings() {
+        return settings;
+    }
+
+    /**
+     * The next connection, waiting up to {@code timeoutMs}; null when none arrived. Manual listeners accept it with
+     * {@code s} (or the listener's settings when null): receives posted, then the Reply.
+     */
+    public QueuePair accept(long timeoutMs, ConnectionSettings s) throws InterruptedException {
+        long deadline = System.nanoTime() + timeoutMs * 1_000_000L;
+        while (true) {
+            long left = (deadline - System.nanoTime()) / 1_000_000L;
+            QueuePair qp = ready.poll(Math.max(0, left), TimeUnit.MILLISECONDS);
+            if (qp == null) return null;
+            if (!manual) return qp;
+            ConnectionSettings use = s != null ? s : settings;
+            try {
+                qp.postOwnRecv(use.recvLength(), use.recvCount(), rnic::nextWrId);
+                qp.accept(use.mpa());
+                return qp;
+            } catch (RnicException e) {
+                if (e.kind() != RnicException.Kind.STATE) throw e;
+                // that connection failed while it waited (the peer went away): take the next one
+            }
+        }
+    }
+
+    /** Called by a queue pair when it is ready to be handed out. */
+    void ready(QueuePair qp) {
+        if (ready.offer(qp)) return;
+        if (manual) {
+            qp.abort(); // nobody accepts: refuse rather than hold resources without bound
+            rnic.event(new AsyncEvent(AsyncEvent.Type.RESOURCE_LIMIT, qp.qpn, null, "listener " + port() + ": more than "
+                    + rnic.config().limits().maxPending() + " connections wait for an accept; refused"));
+        } else {
+            ready.poll(); // the oldest one stays connected, it is just no longer handed out
+            ready.offer(qp);
+        }
+    }
+
+    private void acceptLoop() {
+        while (!closed) {
+            Socket s;
+            try {
+                s = server.accept();
+            } catch (IOException e) {
+                if (!closed) rnic.event(new AsyncEvent(AsyncEvent.Type.CONNECT_ERROR, -1, null, "listener " + port()
+                        + ": " + e.getMessage()));
+                return;
+            }
+            try {
+                ConnectionSettings use = settings;
+                Link link = new Link(s, false, rnic.recorder());
+                QueuePair qp = rnic.newQp(use.pd(), link, this);
+                if (qp == null) continue; // refused at the queue pair cap (newQp said why)
+                if (!manual) qp.postOwnRecv(use.recvLength(), use.recvCount(), rnic::nextWrId);
+                qp.startResponder(manual ? null : use.mpa());
+            } catch (IOException | RnicException e) {
+                rnic.event(new AsyncEvent(AsyncEvent.Type.CONNECT_ERROR, -1, null, "listener " + port() + ": "
+                        + e.getMessage()));
+                try {
+                    s.close();
+                } catch (IOException ignored) {
+                    // already gone
+                }
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        try {
+            server.close();
+        } catch (IOException e) {
+            // nothing to do
+        }
+        QueuePair qp;
+        while ((qp = ready.poll()) != null) {
+            if (qp.state() != QueuePair.State.RTS) qp.abort();
+        }
+    }
+}
