@@ -177,6 +177,19 @@ final class Transmitter {
     private record Outstanding(WorkRequest wr, boolean rtr, long requestId, long[] placed) {
     }
 
+    /** A work request taken from the send queue whose completion may not be reported yet. */
+    private static final class Slot {
+        final WorkRequest wr;
+        WorkCompletion wc;
+
+        Slot(WorkRequest wr) {
+            this.wr = wr;
+        }
+    }
+
+    /** Send-queue work requests in posting order: completions are reported in that order, as verbs requires. */
+    private final ArrayDeque<Slot> inOrder = new ArrayDeque<>();
+
     Transmitter(QueuePair qp) {
         this.qp = qp;
         this.config = qp.config;
@@ -267,10 +280,8 @@ final class Transmitter {
         }
         if (!h.last()) return;
         outstanding.poll();
-        if (!o.rtr) {
-            qp.complete(WorkCompletion.of(o.wr.wrId(), qp.qpn, WcOpcode.READ, WcStatus.SUCCESS, o.wr.length(),
-                    null));
-        }
+        if (!o.rtr) done(o.wr, WorkCompletion.of(o.wr.wrId(), qp.qpn, WcOpcode.READ, WcStatus.SUCCESS,
+                o.wr.length(), null));
         qp.lock.notifyAll();
     }
 
@@ -283,30 +294,43 @@ final class Transmitter {
         outstanding.poll();
         byte[] v = ByteBuffer.allocate(8).putLong(resp.originalRemoteDataValue()).array();
         o.wr.local().write(o.wr.localOffset(), v);
-        qp.complete(WorkCompletion.of(o.wr.wrId(), qp.qpn, o.wr.op().completion, WcStatus.SUCCESS, 8, null));
+        done(o.wr, WorkCompletion.of(o.wr.wrId(), qp.qpn, o.wr.op().completion, WcStatus.SUCCESS, 8, null));
         qp.lock.notifyAll();
+    }
+
+    /** Records how {@code wr} ended and reports every completion whose predecessors all ended. */
+    private void done(WorkRequest wr, WorkCompletion wc) {
+        for (Slot slot : inOrder) {
+            if (slot.wr == wr) {
+                slot.wc = wc;
+                break;
+            }
+        }
+        while (!inOrder.isEmpty() && inOrder.peek().wc != null) {
+            Slot slot = inOrder.poll();
+            if (slot.wc.status() != WcStatus.SUCCESS || slot.wr.signaled()) qp.complete(slot.wc);
+        }
     }
 
     /** The peer's Terminate ended the stream: the oldest outstanding request gets {@code status}. */
     void failOldest(WcStatus status, String why) {
         Outstanding o = outstanding.poll();
-        if (o != null && !o.rtr) {
-            qp.complete(WorkCompletion.of(o.wr.wrId(), qp.qpn, o.wr.op().completion, status, 0, why));
-        }
+        if (o != null && !o.rtr) done(o.wr, WorkCompletion.of(o.wr.wrId(), qp.qpn, o.wr.op().completion, status, 0,
+                why));
     }
 
     /** Every work request not completed yet completes with wr_flush_err. */
     void flush(String why) {
-        for (Outstanding o : outstanding) {
-            if (!o.rtr) qp.complete(WorkCompletion.of(o.wr.wrId(), qp.qpn, o.wr.op().completion,
-                    WcStatus.WR_FLUSH_ERR, 0, why));
-        }
         outstanding.clear();
         for (Job j : sq) {
-            WorkRequest wr = ((WrJob) j).wr;
-            qp.complete(WorkCompletion.of(wr.wrId(), qp.qpn, wr.op().completion, WcStatus.WR_FLUSH_ERR, 0, why));
+            if (!j.started) inOrder.add(new Slot(((WrJob) j).wr));
         }
         sq.clear();
+        for (Slot slot : inOrder) {
+            if (slot.wc == null) slot.wc = WorkCompletion.of(slot.wr.wrId(), qp.qpn, slot.wr.op().completion,
+                    WcStatus.WR_FLUSH_ERR, 0, why);
+        }
+        done(null, null);
         responses.clear();
         qp.lock.notifyAll();
     }
@@ -412,6 +436,7 @@ final class Transmitter {
                 WorkRequest wr = ((WrJob) j).wr;
                 if (wr.op() == WorkRequest.Op.LOCAL_INV) {
                     sq.poll();
+                    inOrder.add(new Slot(wr));
                     localInvalidate(wr, after);
                     continue;
                 }
@@ -439,6 +464,7 @@ final class Transmitter {
         j.started = true;
         if (j instanceof WrJob w) {
             WorkRequest wr = w.wr;
+            inOrder.add(new Slot(wr));
             switch (wr.op()) {
                 case SEND, SEND_INV, IMMEDIATE -> j.messageMsn = nextMsn(0);
                 case READ -> {
@@ -470,8 +496,8 @@ final class Transmitter {
     }
 
     private void finished(WorkRequest wr, List<Runnable> after) {
-        if (!wr.signaled() || wr.op().outstanding()) return;
-        after.add(() -> qp.complete(WorkCompletion.of(wr.wrId(), qp.qpn, wr.op().completion, WcStatus.SUCCESS,
+        if (wr.op().outstanding()) return; // completes when its response arrives
+        after.add(() -> done(wr, WorkCompletion.of(wr.wrId(), qp.qpn, wr.op().completion, WcStatus.SUCCESS,
                 wr.length(), null)));
     }
 
@@ -486,10 +512,8 @@ final class Transmitter {
             r.state(MemoryRegion.State.INVALID);
             status = WcStatus.SUCCESS;
         }
-        if (wr.signaled() || status != WcStatus.SUCCESS) {
-            String w = why;
-            after.add(() -> qp.complete(WorkCompletion.of(wr.wrId(), qp.qpn, WcOpcode.LOCAL_INV, status, 0, w)));
-        }
+        String w = why;
+        after.add(() -> done(wr, WorkCompletion.of(wr.wrId(), qp.qpn, WcOpcode.LOCAL_INV, status, 0, w)));
     }
 
     private static ByteBuffer payload(WorkRequest wr, int off, int n) {
