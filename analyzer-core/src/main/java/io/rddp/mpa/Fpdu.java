@@ -25,9 +25,10 @@ import java.nio.ByteBuffer;
  * @param crc         the CRC field as a 32-bit unsigned value in CRC-32C order (see above), also when not checked
  * @param crcOk       null when not checked, else whether it matched
  * @param inferred    true when MPA parameters were guessed (capture started after the handshake)
+ * @param padZero     every PAD octet is zero, as RFC 5044 §4.1 requires of the sender
  */
 public record Fpdu(long offset, long firstFrame, long frame, int ulpduLength, ByteBuffer ulpdu, int padLength,
-                   int markerCount, boolean crcPresent, long crc, Boolean crcOk, boolean inferred) {
+                   int markerCount, boolean crcPresent, long crc, Boolean crcOk, boolean inferred, boolean padZero) {
 
     /** Octets this FPDU took on the wire: ULPDU_Length, ULPDU, PAD, CRC and Markers. */
     public int wireLength() {

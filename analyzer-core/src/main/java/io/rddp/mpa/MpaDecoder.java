@@ -570,15 +570,17 @@ public final class MpaDecoder implements TcpListener {
                     + "computed CRC32c 0x%08x (RFC 5044 §4.4)", offset, field, computed));
         }
         int pad = padLength(ulpduLength);
-        if (!s.padNoticed) {
-            for (int k = LENGTH_FIELD + ulpduLength; k < LENGTH_FIELD + ulpduLength + pad; k++) {
-                if (w.get(wp + wireIndex(k, d0)) != 0) {
-                    s.padNoticed = true;
-                    notice(c, Severity.WARNING, lastFrame, offset, "FPDU at offset " + offset + ": PAD octets are not "
-                            + "zero (RFC 5044 §4.1); later ones in this direction are not reported");
-                    break;
-                }
+        boolean padZero = true;
+        for (int k = LENGTH_FIELD + ulpduLength; k < LENGTH_FIELD + ulpduLength + pad; k++) {
+            if (w.get(wp + wireIndex(k, d0)) != 0) {
+                padZero = false;
+                break;
             }
+        }
+        if (!padZero && !s.padNoticed) {
+            s.padNoticed = true;
+            notice(c, Severity.WARNING, lastFrame, offset, "FPDU at offset " + offset + ": PAD octets are not "
+                    + "zero (RFC 5044 §4.1); later ones in this direction are not reported");
         }
         ByteBuffer ulpdu;
         if (markers == 0) {
@@ -596,7 +598,7 @@ public final class MpaDecoder implements TcpListener {
             ulpdu = ByteBuffer.wrap(s.ulpduBuf).slice(0, ulpduLength);
         }
         Fpdu f = new Fpdu(offset, frameAt(s, offset), lastFrame, ulpduLength, ulpdu, pad, markers, s.crc, field,
-                ok, s.inferred);
+                ok, s.inferred, padZero);
         listener.onFpdu(c.tcp, s.dir, f);
         return wire;
     }

@@ -10,6 +10,8 @@ public enum Check {
     // ---- MPA: RFC 5044, RFC 6581 ----
     MPA_CRC("mpa.crc", Layer.MPA, "RFC 5044", "§4.4", Severity.ERROR, ErrorType.MPA_CRC,
             "FPDU CRC does not match"),
+    MPA_PAD("mpa.pad", Layer.MPA, "RFC 5044", "§4.1", Severity.ERROR, null,
+            "PAD octets of an FPDU not zero"),
     MPA_FRAMING("mpa.marker", Layer.MPA, "RFC 5044", "§8", Severity.ERROR, ErrorType.MPA_MARKER,
             "Marker and ULPDU Length disagree on the FPDU start"),
     MPA_KEY("mpa.start.key", Layer.MPA, "RFC 5044", "§7.1.1", Severity.ERROR, ErrorType.MPA_INVALID_START_FRAME,

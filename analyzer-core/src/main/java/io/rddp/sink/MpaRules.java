@@ -1,5 +1,6 @@
 package io.rddp.sink;
 
+import io.rddp.mpa.Fpdu;
 import io.rddp.ddp.DdpHeader;
 import io.rddp.ddp.DdpSegment;
 import io.rddp.mpa.MpaStartFrame;
@@ -245,6 +246,16 @@ final class MpaRules {
         // RFC 5040 §6.2.1: a Terminate "SHOULD be invoked when ... an LLP error is surfaced"
         reporter.expect(s, d.direction, frame, Check.MPA_CRC, Expectation.Level.SHOULD, null, -1, null,
                 Reporter.accept(ErrorType.MPA_CRC));
+    }
+
+    /**
+     * RFC 5044 §4.1: the sender MUST zero the PAD octets. The receiver gets nothing wrong from them (they are covered
+     * by the CRC and carry no data), so no Terminate is owed.
+     */
+    void pad(StreamState s, Direction dir, Fpdu f) {
+        reporter.report(s, dir, Check.MPA_PAD, f.frame(), "FPDU at stream offset " + f.offset() + " (ULPDU_Length "
+                + f.ulpduLength() + ") has " + f.padLength() + " PAD octet" + (f.padLength() > 1 ? "s" : "")
+                + " that are not all zero");
     }
 
     /** A Marker that disagrees with the ULPDU_Length framing (RFC 5044 §8 code 3). */

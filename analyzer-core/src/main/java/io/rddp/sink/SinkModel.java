@@ -191,6 +191,9 @@ public final class SinkModel {
 
     /** {@link #onSegment} with the frame and CRC verdict taken from the FPDU. */
     public void onFpdu(int stream, Direction direction, Fpdu fpdu, DdpSegment segment, RdmapPdu rdmap) {
+        if (!fpdu.padZero() && !Boolean.FALSE.equals(fpdu.crcOk())) {
+            guard(fpdu.frame(), stream, () -> mpa.pad(stream(stream), direction, fpdu));
+        }
         onSegment(stream, direction, fpdu.frame(), fpdu.crcOk(), segment, rdmap);
     }
 

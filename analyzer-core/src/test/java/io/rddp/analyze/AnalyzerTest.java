@@ -21,6 +21,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -43,16 +44,33 @@ class AnalyzerTest {
         return a.violations().stream().filter(v -> v.severity().atLeast(Severity.WARNING)).map(Violation::toString).toList();
     }
 
-    /** The real siw captures follow the RFCs: no error and no warning (unknown STags are only "unverifiable"). */
+    /**
+     * siw's departures from the RFCs in the real captures, and nothing else: in perftest's 2-octet MTU message
+     * (ULPDU_Length 20) siw leaves its two PAD octets unzeroed, both ways (RFC 5044 §4.1: the sender MUST zero them).
+     */
+    private static final Map<String, List<String>> SIW_DEVIATIONS = Map.of(
+            "siw-read-bw-lo.pcap", List.of("mpa.pad frame 14 c>s", "mpa.pad frame 15 s>c"),
+            "siw-send-bw-lo.pcap", List.of("mpa.pad frame 14 c>s", "mpa.pad frame 15 s>c"),
+            "siw-write-bw-lo.pcap", List.of("mpa.pad frame 15 c>s", "mpa.pad frame 16 s>c"));
+
+    /**
+     * The real siw captures follow the RFCs except for the known deviations above: no other error and no warning
+     * (unknown STags are only "unverifiable").
+     */
     @TestFactory
-    Stream<DynamicTest> everySiwCaptureAnalyzesClean() throws IOException {
+    Stream<DynamicTest> everySiwCaptureAnalyzesCleanButForItsKnownDeviations() throws IOException {
         try (Stream<Path> files = Files.list(pcaps().resolve("siw"))) {
             List<Path> caps = files.sorted().toList();
             assertThat(caps).hasSizeGreaterThanOrEqualTo(9);
             return caps.stream().map(f -> DynamicTest.dynamicTest(f.getFileName().toString(), () -> {
                 Analysis a = analyze(f);
                 assertThat(a.error()).isNull();
-                assertThat(problems(a)).isEmpty();
+                List<String> found = a.violations().stream().filter(v -> v.severity().atLeast(Severity.WARNING))
+                        .map(v -> v.id() + " frame " + v.frame() + " "
+                                + (v.direction() == io.rddp.tcp.Direction.CLIENT_TO_SERVER ? "c>s" : "s>c"))
+                        .toList();
+                assertThat(found).as(problems(a).toString())
+                        .containsExactlyElementsOf(SIW_DEVIATIONS.getOrDefault(f.getFileName().toString(), List.of()));
                 assertThat(a.pdus()).isPositive();
             }));
         }

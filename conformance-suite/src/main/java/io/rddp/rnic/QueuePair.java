@@ -556,8 +556,9 @@ public final class QueuePair {
         }
         Violation error = null;
         for (Violation v : pduViolations) {
+            // a receiver ignores PAD (RFC 5044 §4.1) and the peer's own Terminate conduct (RFC 5040 §5.4)
             if (v.severity() == Severity.ERROR && !ignored.contains(v.check()) && v.layer() != Layer.RPCRDMA
-                    && !v.id().startsWith("rdmap.terminate.")) {
+                    && v.check() != Check.MPA_PAD && !v.id().startsWith("rdmap.terminate.")) {
                 error = v;
                 break;
             }
