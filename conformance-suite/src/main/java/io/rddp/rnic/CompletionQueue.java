@@ -47,6 +47,23 @@ public final class CompletionQueue {
         return out;
     }
 
+    /** Takes the completion of work request {@code wrId}, waiting up to {@code timeoutMs}; null when none came. */
+    public synchronized WorkCompletion take(long wrId, long timeoutMs) throws InterruptedException {
+        long deadline = System.nanoTime() + timeoutMs * 1_000_000L;
+        while (true) {
+            for (Iterator<WorkCompletion> it = entries.iterator(); it.hasNext(); ) {
+                WorkCompletion wc = it.next();
+                if (wc.wrId() == wrId) {
+                    it.remove();
+                    return wc;
+                }
+            }
+            long left = (deadline - System.nanoTime()) / 1_000_000L;
+            if (left <= 0) return null;
+            wait(left);
+        }
+    }
+
     /** Forgets the completions of a destroyed queue pair. */
     synchronized void drop(int qp) {
         entries.removeIf(wc -> wc.qp() == qp);

@@ -129,11 +129,11 @@ public final class QueuePair {
         }
     }
 
-    QueuePair(Rnic rnic, int qpn, ProtectionDomain pd, Link link, RnicListener listener) {
+    QueuePair(Rnic rnic, int qpn, ProtectionDomain pd, Link link, RnicListener listener, RnicConfig config) {
         this.rnic = rnic;
         this.qpn = qpn;
         this.pd = pd;
-        this.config = rnic.config();
+        this.config = config;
         this.link = link;
         this.initiator = link.weConnected();
         this.listener = listener;

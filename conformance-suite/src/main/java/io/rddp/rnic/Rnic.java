@@ -133,7 +133,7 @@ public final class Rnic implements Closeable {
         } catch (IOException e) {
             throw new RnicException(RnicException.Kind.FAILED, "cannot connect to " + target + ": " + e.getMessage());
         }
-        QueuePair qp = newQp(s.pd(), link, null);
+        QueuePair qp = newQp(s.pd(), link, null, s.effective(config));
         if (qp == null) {
             link.abort();
             throw RnicException.limit("queue pairs", config.limits().maxQp());
@@ -174,7 +174,7 @@ public final class Rnic implements Closeable {
     }
 
     /** A new queue pair on {@code link}, or null (and the link closed) at the queue pair cap. */
-    QueuePair newQp(ProtectionDomain pd, Link link, RnicListener listener) {
+    QueuePair newQp(ProtectionDomain pd, Link link, RnicListener listener, RnicConfig effective) {
         synchronized (qps) {
             if (qps.size() >= config.limits().maxQp()) {
                 event(new AsyncEvent(AsyncEvent.Type.RESOURCE_LIMIT, -1, null, "connection from " + link.remote()
@@ -182,7 +182,7 @@ public final class Rnic implements Closeable {
                 link.abort();
                 return null;
             }
-            QueuePair qp = new QueuePair(this, nextQp.getAndIncrement(), pd, link, listener);
+            QueuePair qp = new QueuePair(this, nextQp.getAndIncrement(), pd, link, listener, effective);
             qps.put(qp.qpn(), qp);
             return qp;
         }

@@ -88,7 +88,7 @@ public final class RnicListener implements Closeable {
             ConnectionSettings use = s != null ? s : settings;
             try {
                 qp.postOwnRecv(use.recvLength(), use.recvCount(), rnic::nextWrId);
-                qp.accept(use.mpa());
+                qp.accept(use.accept());
                 return qp;
             } catch (RnicException e) {
                 if (e.kind() != RnicException.Kind.STATE) throw e;
@@ -123,10 +123,10 @@ public final class RnicListener implements Closeable {
             try {
                 ConnectionSettings use = settings;
                 Link link = new Link(s, false, rnic.recorder());
-                QueuePair qp = rnic.newQp(use.pd(), link, this);
+                QueuePair qp = rnic.newQp(use.pd(), link, this, use.effective(rnic.config()));
                 if (qp == null) continue; // refused at the queue pair cap (newQp said why)
                 if (!manual) qp.postOwnRecv(use.recvLength(), use.recvCount(), rnic::nextWrId);
-                qp.startResponder(manual ? null : use.mpa());
+                qp.startResponder(manual ? null : use.accept());
             } catch (IOException | RnicException e) {
                 rnic.event(new AsyncEvent(AsyncEvent.Type.CONNECT_ERROR, -1, null, "listener " + port() + ": "
                         + e.getMessage()));

@@ -1,0 +1,106 @@
+package io.rddp.dut;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import java.io.BufferedReader;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The tester's end of the DUT control protocol: one request, one response, every read with a timeout (the request's
+ * own {@code timeout_ms} plus a margin), so a DUT that goes silent is an error the caller sees, not a hang.
+ */
+public final class ControlClient implements Closeable {
+
+    /** Added to a request's own timeout before the DUT is declared silent. */
+    static final int MARGIN_MS = 10_000;
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final Socket socket;
+    private final BufferedReader in;
+    private final OutputStream out;
+    private final String where;
+    private int nextId = 1;
+
+    private ControlClient(Socket socket, String where) throws IOException {
+        this.socket = socket;
+        this.where = where;
+        this.in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
+        this.out = socket.getOutputStream();
+    }
+
+    public static ControlClient connect(InetSocketAddress address, int timeoutMs) throws IOException {
+        Socket s = new Socket();
+        try {
+            s.connect(address, timeoutMs);
+            s.setTcpNoDelay(true);
+            return new ControlClient(s, address.getHostString() + ":" + address.getPort());
+        } catch (IOException e) {
+            s.close();
+            throw new IOException("cannot reach the DUT control channel at " + address.getHostString() + ":"
+                    + address.getPort() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** A request object for {@code op}, to add fields to. */
+    public static ObjectNode request(String op) {
+        ObjectNode r = JSON.createObjectNode();
+        r.put("op", op);
+        return r;
+    }
+
+    /**
+     * Sends {@code req} and returns the response's fields.
+     *
+     * @throws DutException the DUT refused the request (its code and message)
+     * @throws IOException  the control channel broke or the DUT did not answer in time
+     */
+    public synchronized JsonNode call(ObjectNode req) throws IOException, DutException {
+        int id = nextId++;
+        req.put("id", id);
+        String op = req.path("op").asText();
+        socket.setSoTimeout(req.path("timeout_ms").asInt(0) + MARGIN_MS);
+        out.write((JSON.writeValueAsString(req) + "\n").getBytes(StandardCharsets.UTF_8));
+        out.flush();
+        String line;
+        try {
+            line = in.readLine();
+        } catch (SocketTimeoutException e) {
+            throw new IOException("the DUT at " + where + " did not answer \"" + op + "\" within "
+                    + socket.getSoTimeout() / 1000 + " s");
+        }
+        if (line == null) throw new IOException("the DUT at " + where + " closed the control channel during \""
+                + op + "\"");
+        JsonNode resp = JSON.readTree(line);
+        if (resp.path("id").asInt(-1) != id) {
+            throw new IOException("the DUT answered request " + resp.path("id") + " while " + id + " (" + op
+                    + ") was asked");
+        }
+        if (!resp.path("ok").asBoolean(false)) {
+            JsonNode e = resp.path("error");
+            throw new DutException(e.path("code").asText("failed"), op + ": " + e.path("message").asText(line));
+        }
+        return resp;
+    }
+
+    public JsonNode call(String op) throws IOException, DutException {
+        return call(request(op));
+    }
+
+    @Override
+    public void close() {
+        try {
+            socket.close();
+        } catch (IOException e) {
+            // nothing to do
+        }
+    }
+}
