@@ -11,7 +11,7 @@ import java.util.Set;
  * sends, the Reply it gives to a peer's Request, and what a Reply means for it. The sink model judges both frames;
  * this class decides what to do.
  */
-final class MpaSetup {
+public final class MpaSetup {
 
     /** RFC 6581 §9.1: IRD or ORD of all ones leaves the value to the ULP. */
     static final int ULP_NEGOTIATED = 0x3FFF;
@@ -30,7 +30,7 @@ final class MpaSetup {
      * @param ord        outbound Read/Atomic Requests at once
      * @param rtr        the RTR indication of a peer-to-peer connection (RFC 6581 §9.2), or null
      */
-    record Params(int revision, boolean crc, boolean markersTx, boolean markersRx, int ird, int ord,
+    public record Params(int revision, boolean crc, boolean markersTx, boolean markersRx, int ird, int ord,
                   RnicConfig.Rtr rtr) {
     }
 

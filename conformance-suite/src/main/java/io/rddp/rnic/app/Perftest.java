@@ -1,0 +1,239 @@
+package io.rddp.rnic.app;
+
+import io.rddp.rnic.Access;
+import io.rddp.rnic.ConnectionSettings;
+import io.rddp.rnic.MemoryRegion;
+import io.rddp.rnic.QueuePair;
+import io.rddp.rnic.Rnic;
+import io.rddp.rnic.RnicException;
+import io.rddp.rnic.RnicListener;
+import io.rddp.rnic.WcOpcode;
+import io.rddp.rnic.WcStatus;
+import io.rddp.rnic.WorkCompletion;
+import io.rddp.rnic.WorkRequest;
+
+import java.io.PrintStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.security.SecureRandom;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The server side of perftest's {@code ib_write_bw}, {@code ib_read_bw} and {@code ib_send_bw} with {@code -R}
+ * (rdma_cm), as perftest 4.5 speaks it: a first connection is a control channel of small Sends (version "6.06",
+ * page size, cache line, MTU, 56-octet {@code struct pingpong_dest} records, the client's bandwidth report), each
+ * answered in kind; the second connection carries the test. The server need not be told which test runs: RDMA
+ * Writes land in its buffer, RDMA Reads are answered from it, and Sends are received into posted buffers with
+ * credits RDMA-Written back as perftest's iWARP flow control expects (a little-endian count of messages received,
+ * at the client's credit buffer). One test at a time.
+ */
+public final class Perftest {
+
+    /** sizeof(struct pingpong_dest) */
+    static final int DEST = 56;
+    static final byte[] VERSION = "6.06".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    /** How long a control channel may stay silent (a test of the default 5000 iterations takes seconds). */
+    static final long IDLE_MS = 10 * 60 * 1000;
+    /** Receives posted on the test connection for ib_send_bw: perftest's largest default rx depth. */
+    static final int RECEIVES = 512;
+    /** Octets of posted receives at most (large -s gives fewer receives). */
+    static final long RECEIVE_MEMORY = 256L << 20;
+
+    private Perftest() {
+    }
+
+    /** Control-channel listener settings: one receive for the largest control message. */
+    public static ConnectionSettings controlSettings(Rnic rnic) {
+        return ConnectionSettings.defaults(rnic).withRecv(1, DEST).withIrdOrd(0, 0);
+    }
+
+    /**
+     * Serves perftest clients on {@code listener} until {@code tests} ran (0: forever).
+     *
+     * @param size the clients' {@code -s} (ib_send_bw needs receives of that size)
+     */
+    public static void serve(Rnic rnic, RnicListener listener, int size, int tests, PrintStream out)
+            throws InterruptedException {
+        int done = 0;
+        while (tests == 0 || done < tests) {
+            listener.settings(controlSettings(rnic));
+            QueuePair control = listener.accept(1000, null);
+            if (control == null) continue;
+            done++;
+            Test t = new Test(rnic, listener, control, size, out);
+            try {
+                t.run();
+                out.println("perftest server: " + t.summary());
+            } catch (Rping.Failure | RnicException e) {
+                out.println("perftest server: client " + control.link().remote() + ": " + e.getMessage());
+            } finally {
+                t.close();
+            }
+        }
+    }
+
+    /** One client's test: the control channel, then the test connection. */
+    private static final class Test {
+        final Rnic rnic;
+        final RnicListener listener;
+        final QueuePair control;
+        final int size;
+        final PrintStream out;
+        QueuePair data;
+        MemoryRegion buffer;
+        Thread receiver;
+        volatile long received;
+        volatile long creditStag = -1, creditTo;
+        int dests;
+
+        Test(Rnic rnic, RnicListener listener, QueuePair control, int size, PrintStream out) {
+            this.rnic = rnic;
+            this.listener = listener;
+            this.control = control;
+            this.size = size;
+            this.out = out;
+        }
+
+        void run() throws Rping.Failure, InterruptedException {
+            while (true) {
+                WorkCompletion wc = nextRecv(control);
+                if (wc == null) return; // the client closed the control channel: the test is over
+                byte[] msg = wc.data() == null ? new byte[0] : wc.data();
+                control.postOwnRecv(DEST, 1, rnic::nextWrId);
+                byte[] answer;
+                if (msg.length == 16) {
+                    answer = java.util.Arrays.copyOf(VERSION, 16); // perftest needs a version >= 5.70
+                } else if (msg.length == DEST) {
+                    answer = onDest(msg);
+                } else {
+                    answer = msg; // page size, cache line, MTU, report values: the client's own values suit it
+                }
+                long id = rnic.nextWrId();
+                control.postSend(WorkRequest.sendInline(id, answer, false));
+                WorkCompletion sent = rnic.completions().take(id, Rping.WAIT_MS);
+                if (sent == null || sent.status() != WcStatus.SUCCESS) {
+                    throw new Rping.Failure("answering on the control channel failed: " + sent);
+                }
+            }
+        }
+
+        private byte[] onDest(byte[] msg) throws Rping.Failure, InterruptedException {
+            boolean zeros = true;
+            for (byte b : msg) zeros &= b == 0;
+            if (data == null) {
+                // the pre-connect handshake: the test connection follows as soon as the client has the answer
+                int count = (int) Math.max(16, Math.min(RECEIVES, RECEIVE_MEMORY / Math.max(1, size)));
+                listener.settings(ConnectionSettings.defaults(rnic).withRecv(count, size)
+                        .withIrdOrd(rnic.config().limits().maxIrdOrd(), rnic.config().limits().maxIrdOrd()));
+                acceptLater();
+                return new byte[DEST];
+            }
+            if (zeros) return new byte[DEST];
+            ByteBuffer b = ByteBuffer.wrap(msg);
+            creditStag = Integer.toUnsignedLong(b.getInt(16));
+            creditTo = b.getLong(24);
+            dests++;
+            return dest();
+        }
+
+        /** Accepts the test connection in the background: the client connects after reading our answer. */
+        private void acceptLater() {
+            receiver = new Thread(() -> {
+                try {
+                    QueuePair q = listener.accept(30_000, null);
+                    if (q == null) return;
+                    buffer = rnic.register(q.pd(), 2 * Math.max(size, 65536), Set.of(Access.LOCAL_WRITE,
+                            Access.REMOTE_READ, Access.REMOTE_WRITE));
+                    data = q;
+                    synchronized (this) {
+                        notifyAll();
+                    }
+                    absorb(q);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }, "perftest-data");
+            receiver.setDaemon(true);
+            receiver.start();
+        }
+
+        /** Waits for the test connection (the client opens it right after the pre-connect handshake). */
+        private void awaitData() throws InterruptedException {
+            synchronized (this) {
+                long deadline = System.currentTimeMillis() + 30_000;
+                while (data == null && System.currentTimeMillis() < deadline && receiver.isAlive()) wait(100);
+            }
+        }
+
+        /** ib_send_bw: receives reposted, credits written back (perftest_resources.c, ctx_set_credit_wqes). */
+        private void absorb(QueuePair q) throws InterruptedException {
+            while (q.state() != QueuePair.State.CLOSED) {
+                List<WorkCompletion> wcs = rnic.completions().poll(q.qpn(), 16, 1, 200);
+                for (WorkCompletion wc : wcs) {
+                    if (wc.opcode() != WcOpcode.RECV || wc.status() != WcStatus.SUCCESS) continue;
+                    received++;
+                    try {
+                        q.postOwnRecv(size, 1, rnic::nextWrId);
+                        if (creditStag >= 0) {
+                            byte[] credit = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN)
+                                    .putInt((int) received).array();
+                            q.postSend(WorkRequest.write(rnic.nextWrId(), null, 0, 4, credit, creditStag, creditTo)
+                                    .signaled(false));
+                        }
+                    } catch (RnicException e) {
+                        return; // the connection is going away
+                    }
+                }
+            }
+        }
+
+        /** This server's struct pingpong_dest: big-endian fields, rkey and vaddr of the test buffer. */
+        private byte[] dest() throws Rping.Failure, InterruptedException {
+            awaitData();
+            if (data == null || buffer == null) throw new Rping.Failure("the test connection did not arrive");
+            ByteBuffer b = ByteBuffer.allocate(DEST);
+            b.putInt(0, 0);                                   // lid: none on iWARP
+            b.putInt(4, data.params().ird());                 // out_reads
+            b.putInt(8, data.qpn());                          // qpn
+            b.putInt(12, new SecureRandom().nextInt() & 0xFFFFFF); // psn
+            b.putInt(16, (int) buffer.stag());                // rkey
+            b.putLong(24, buffer.baseTo());                   // vaddr
+            return b.array();
+        }
+
+        private WorkCompletion nextRecv(QueuePair q) throws Rping.Failure, InterruptedException {
+            long deadline = System.currentTimeMillis() + IDLE_MS;
+            while (System.currentTimeMillis() < deadline) {
+                List<WorkCompletion> wcs = rnic.completions().poll(q.qpn(), 1, 1, 200);
+                if (!wcs.isEmpty()) {
+                    WorkCompletion wc = wcs.get(0);
+                    if (wc.status() == WcStatus.WR_FLUSH_ERR) return null;
+                    if (wc.status() != WcStatus.SUCCESS) throw new Rping.Failure("control channel: " + wc);
+                    if (wc.opcode() == WcOpcode.RECV) return wc;
+                    continue;
+                }
+                if (q.state() == QueuePair.State.CLOSED || q.state() == QueuePair.State.ERROR) return null;
+            }
+            throw new Rping.Failure("the control channel was silent for " + IDLE_MS / 1000 + " s");
+        }
+
+        String summary() {
+            return "client " + control.link().remote() + " done" + (received > 0 ? ", " + received
+                    + " Sends received" : "") + (dests > 0 ? "" : " (no test connection)");
+        }
+
+        void close() throws InterruptedException {
+            control.close();
+            control.awaitClosed(3000);
+            rnic.destroy(control);
+            if (data != null) {
+                data.close();
+                data.awaitClosed(3000);
+                rnic.destroy(data);
+            }
+            if (receiver != null) receiver.join(5000);
+            if (buffer != null) rnic.deregister(buffer);
+        }
+    }
+}
