@@ -7,8 +7,9 @@ import picocli.CommandLine.Command;
 @Command(name = "rddp",
         mixinStandardHelpOptions = true,
         versionProvider = Main.Version.class,
-        description = "Protocol analyzer for iWARP (TCP / MPA / DDP / RDMAP).",
-        subcommands = {DecodeCommand.class, AnalyzeCommand.class, GenerateCommand.class, CommandLine.HelpCommand.class})
+        description = "Protocol analyzer and conformance suite for iWARP (TCP / MPA / DDP / RDMAP).",
+        subcommands = {DecodeCommand.class, AnalyzeCommand.class, GenerateCommand.class, PeerCommand.class,
+                CommandLine.HelpCommand.class})
 public final class Main {
 
     public static final int EXIT_OK = 0;

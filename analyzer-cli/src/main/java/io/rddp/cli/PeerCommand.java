@@ -1,0 +1,330 @@
+package io.rddp.cli;
+
+import io.rddp.dut.ControlServer;
+import io.rddp.live.Recorder;
+import io.rddp.rnic.Bug;
+import io.rddp.rnic.ConnectionSettings;
+import io.rddp.rnic.Rnic;
+import io.rddp.rnic.RnicConfig;
+import io.rddp.rnic.RnicControl;
+import io.rddp.rnic.RnicListener;
+import io.rddp.rnic.app.Perftest;
+import io.rddp.rnic.app.Rping;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.net.BindException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Callable;
+
+@Command(name = "peer",
+        description = {"Run the emulated iWARP RNIC: an rping or perftest peer for real RDMA stacks, or a device under"
+                + " test driven through the DUT control protocol (rddp conform --profile agent).",
+                "Every PDU it receives is judged by the same sink model as 'rddp analyze'; a PDU in error gets the"
+                        + " Terminate the model names (RFC 5040 §7.1)."},
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        footer = {"", "Examples:",
+                "  rddp peer --listen 7174 --app rping                 serve rping clients (rping -c -a HOST -v -V -C 10)",
+                "  rddp peer --connect 10.0.2.15:7174 --app rping --count 10 --verify",
+                "  rddp peer --listen 18515 --app perftest             serve ib_write_bw/ib_read_bw/ib_send_bw -R",
+                "  rddp peer --listen 7777 --control 7174 --pcap peer.pcapng",
+                "  rddp peer --list-bugs",
+                "Exit codes: 0 done, 1 the application failed, 2 bad usage (port in use, unreachable target, unknown"
+                        + " knob)."})
+final class PeerCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--listen", paramLabel = "[HOST:]PORT", description = "Accept iWARP connections here (the MPA Responder).")
+    String listen;
+
+    @Option(names = "--connect", paramLabel = "HOST:PORT", description = "Connect to an iWARP peer (the MPA Initiator).")
+    String connect;
+
+    @Option(names = "--app", paramLabel = "APP", description = "rping, perftest (server only) or none (default: none).")
+    String app = "none";
+
+    @Option(names = "--control", paramLabel = "[HOST:]PORT", description = "Serve the DUT control protocol here"
+            + " (conformance-suite/DUT-CONTROL.md).")
+    String control;
+
+    @Option(names = "--count", paramLabel = "N", description = "rping client: pings (default ${DEFAULT-VALUE}).")
+    int count = 10;
+
+    @Option(names = "--size", paramLabel = "BYTES", description = "rping: ping size (default 64); perftest: the"
+            + " clients' -s (default 65536).")
+    Integer size;
+
+    @Option(names = "--verify", description = "rping client: compare what came back with what was sent (rping -V).")
+    boolean verify;
+
+    @Option(names = {"-v", "--verbose"}, description = "rping: print the ping data (rping -v).")
+    boolean verbose;
+
+    @Option(names = "--connections", paramLabel = "N", description = "Exit after serving N clients (default: run until killed).")
+    int connections;
+
+    @Option(names = "--duration", paramLabel = "SECONDS", description = "Exit after this long (control mode and servers).")
+    int duration;
+
+    @Option(names = "--mpa-rev", paramLabel = "1|2", description = "MPA revision to request and the only one accepted"
+            + " (default: request 2, accept 1 and 2).")
+    Integer mpaRev;
+
+    @Option(names = "--crc", description = "Ask for CRC32c on every FPDU (RFC 5044 §7.1.1: used when either side asks).")
+    boolean crc;
+
+    @Option(names = "--markers", description = "Ask for Markers on what this side receives (RFC 5044 §4.3).")
+    boolean markers;
+
+    @Option(names = "--refuse-markers", description = "Reject peers that ask for Markers (R = 1), as siw does.")
+    boolean refuseMarkers;
+
+    @Option(names = "--ird", paramLabel = "N", description = "Inbound RDMA Read/Atomic Requests at once (default ${DEFAULT-VALUE}).")
+    int ird = 16;
+
+    @Option(names = "--ord", paramLabel = "N", description = "Outbound RDMA Read/Atomic Requests at once (default ${DEFAULT-VALUE}).")
+    int ord = 16;
+
+    @Option(names = "--p2p", description = "Initiate peer-to-peer connections (RFC 6581: an RTR follows the Reply).")
+    boolean p2p;
+
+    @Option(names = "--rtr", paramLabel = "TYPES", split = ",", description = "RTR types offered and accepted:"
+            + " write, send, read (default: all).")
+    List<String> rtr;
+
+    @Option(names = "--mss", paramLabel = "BYTES", description = "TCP segment size FPDUs are sized for (default ${DEFAULT-VALUE}).")
+    int mss = 1460;
+
+    @Option(names = "--zero-based-to", description = "Tagged Offsets start at 0 instead of a virtual address.")
+    boolean zeroBasedTo;
+
+    @Option(names = "--pcap", paramLabel = "FILE", description = "Record every connection as pcapng (both directions,"
+            + " real times, synthetic Ethernet/IP/TCP headers) for 'rddp analyze'.")
+    Path pcap;
+
+    @Option(names = "--bug", paramLabel = "NAME", description = "Misbehave on purpose (repeatable); see --list-bugs.")
+    List<String> bugs = new ArrayList<>();
+
+    @Option(names = "--list-bugs", description = "List the bug knobs: name, a tab, what it breaks.")
+    boolean listBugs;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter err = spec.commandLine().getErr();
+        PrintStream out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), true);
+        if (listBugs) {
+            for (Bug b : Bug.values()) out.println(b.knob() + "\t" + b.description());
+            return Main.EXIT_OK;
+        }
+        RnicConfig config;
+        try {
+            config = config();
+        } catch (IllegalArgumentException e) {
+            err.println("rddp: " + e.getMessage());
+            return Main.EXIT_BAD_INPUT;
+        }
+        if ((listen == null) == (connect == null)) {
+            err.println("rddp: give exactly one of --listen and --connect");
+            return Main.EXIT_BAD_INPUT;
+        }
+        if (!Set.of("none", "rping", "perftest").contains(app)) {
+            err.println("rddp: --app must be rping, perftest or none, got '" + app + "'");
+            return Main.EXIT_BAD_INPUT;
+        }
+        if (listen != null && app.equals("none") && control == null) {
+            err.println("rddp: --listen needs --app rping|perftest or --control");
+            return Main.EXIT_BAD_INPUT;
+        }
+        if (connect != null && !app.equals("rping")) {
+            err.println("rddp: --connect runs --app rping (perftest is served with --listen)");
+            return Main.EXIT_BAD_INPUT;
+        }
+        Recorder recorder = null;
+        if (pcap != null) {
+            try {
+                recorder = Recorder.create(pcap);
+            } catch (IOException e) {
+                err.println("rddp: cannot write " + pcap + ": " + e.getMessage());
+                return Main.EXIT_BAD_INPUT;
+            }
+        }
+        Recorder rec = recorder;
+        Rnic rnic = new Rnic(config, recorder);
+        Thread hook = new Thread(() -> shutdown(rnic, rec));
+        Runtime.getRuntime().addShutdownHook(hook);
+        try {
+            return connect != null ? client(rnic, out, err) : server(rnic, out, err);
+        } finally {
+            shutdown(rnic, rec);
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException e) {
+                // the JVM is shutting down already
+            }
+        }
+    }
+
+    private int client(Rnic rnic, PrintStream out, PrintWriter err) throws InterruptedException {
+        InetSocketAddress target;
+        try {
+            target = address(connect, null);
+        } catch (IllegalArgumentException | UnknownHostException e) {
+            err.println("rddp: --connect " + connect + ": " + e.getMessage());
+            return Main.EXIT_BAD_INPUT;
+        }
+        try {
+            Rping.client(rnic, target, count, size != null ? size : 64, verify, verbose, out);
+            out.println("rddp peer: " + count + " pings to " + connect + " done");
+            return Main.EXIT_OK;
+        } catch (Rping.Failure e) {
+            boolean unreachable = e.getMessage().startsWith("connect error") && e.getMessage().contains("cannot"
+                    + " connect");
+            err.println("rddp: rping client: " + e.getMessage());
+            return unreachable ? Main.EXIT_BAD_INPUT : Main.EXIT_FINDINGS;
+        }
+    }
+
+    private int server(Rnic rnic, PrintStream out, PrintWriter err) throws Exception {
+        InetSocketAddress bind;
+        try {
+            bind = address(listen, "0.0.0.0");
+        } catch (IllegalArgumentException | UnknownHostException e) {
+            err.println("rddp: --listen " + listen + ": " + e.getMessage());
+            return Main.EXIT_BAD_INPUT;
+        }
+        ConnectionSettings settings = switch (app) {
+            case "rping" -> Rping.serverSettings(rnic);
+            case "perftest" -> Perftest.controlSettings(rnic);
+            default -> ConnectionSettings.defaults(rnic).withRecv(16, 4096);
+        };
+        RnicListener listener;
+        try {
+            listener = rnic.listen(bind, false, settings);
+        } catch (BindException e) {
+            err.println("rddp: cannot listen on " + listen + ": " + e.getMessage() + " (port in use?)");
+            return Main.EXIT_BAD_INPUT;
+        } catch (IOException e) {
+            err.println("rddp: cannot listen on " + listen + ": " + e.getMessage());
+            return Main.EXIT_BAD_INPUT;
+        }
+        out.println("rddp peer: listening on " + hostPort(listener.address()) + " (" + (app.equals("none") ? "control"
+                : app) + ")" + (rnic.config().bugs().isEmpty() ? "" : " with bugs " + bugs));
+        ControlServer cs = null;
+        if (control != null) {
+            try {
+                cs = new ControlServer(address(control, "0.0.0.0"), () -> new RnicControl(rnic, version()));
+            } catch (BindException e) {
+                err.println("rddp: cannot serve control on " + control + ": " + e.getMessage() + " (port in use?)");
+                return Main.EXIT_BAD_INPUT;
+            } catch (IOException | IllegalArgumentException e) {
+                err.println("rddp: --control " + control + ": " + e.getMessage());
+                return Main.EXIT_BAD_INPUT;
+            }
+            out.println("rddp peer: DUT control protocol on " + hostPort(cs.address()));
+        }
+        Thread deadline = null;
+        if (duration > 0) {
+            Thread main = Thread.currentThread();
+            deadline = new Thread(() -> {
+                try {
+                    Thread.sleep(duration * 1000L);
+                    main.interrupt();
+                } catch (InterruptedException e) {
+                    // cancelled
+                }
+            });
+            deadline.setDaemon(true);
+            deadline.start();
+        }
+        try {
+            switch (app) {
+                case "rping" -> Rping.serve(rnic, listener, connections, verbose, out);
+                case "perftest" -> Perftest.serve(rnic, listener, size != null ? size : 65536, connections, out);
+                default -> Thread.sleep(Long.MAX_VALUE);
+            }
+        } catch (InterruptedException e) {
+            out.println("rddp peer: " + duration + " s passed, stopping");
+        } finally {
+            if (deadline != null) deadline.interrupt();
+            if (cs != null) cs.close();
+        }
+        return Main.EXIT_OK;
+    }
+
+    private RnicConfig config() {
+        Set<Bug> knobs = EnumSet.noneOf(Bug.class);
+        for (String b : bugs) {
+            Bug k = Bug.byKnob(b);
+            if (k == null) throw new IllegalArgumentException("unknown bug knob '" + b + "'; see 'rddp peer --list-bugs'");
+            knobs.add(k);
+        }
+        Set<RnicConfig.Rtr> types = EnumSet.allOf(RnicConfig.Rtr.class);
+        if (rtr != null) {
+            types = EnumSet.noneOf(RnicConfig.Rtr.class);
+            for (String t : rtr) types.add(RnicConfig.Rtr.byWireName(t.trim()));
+        }
+        if (mpaRev != null && mpaRev != 1 && mpaRev != 2) throw new IllegalArgumentException("--mpa-rev must be 1 or 2");
+        RnicConfig c = RnicConfig.defaults()
+                .withRevisions(mpaRev == null ? Set.of(1, 2) : Set.of(mpaRev))
+                .withCrc(crc).withMarkers(markers).withAcceptMarkers(!refuseMarkers)
+                .withIrdOrd(ird, ord).withPeerToPeer(p2p, types).withMss(mss).withZeroBasedTo(zeroBasedTo)
+                .withBugs(knobs).withMpaTimeout(Duration.ofSeconds(10));
+        return c;
+    }
+
+    private static void shutdown(Rnic rnic, Recorder rec) {
+        rnic.close();
+        if (rec != null) {
+            try {
+                rec.close();
+            } catch (IOException e) {
+                System.err.println("rddp: closing " + rec.path() + ": " + e.getMessage());
+            }
+        }
+    }
+
+    /** "[HOST:]PORT", "HOST:PORT" or "[v6]:PORT". */
+    static InetSocketAddress address(String s, String defaultHost) throws UnknownHostException {
+        String host = defaultHost, port = s;
+        int colon = s.lastIndexOf(':');
+        if (colon >= 0) {
+            host = s.substring(0, colon);
+            port = s.substring(colon + 1);
+            if (host.startsWith("[") && host.endsWith("]")) host = host.substring(1, host.length() - 1);
+        }
+        if (host == null) throw new IllegalArgumentException("a host is needed (HOST:PORT)");
+        int p;
+        try {
+            p = Integer.parseInt(port);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("'" + port + "' is not a port number");
+        }
+        if (p < 0 || p > 65535) throw new IllegalArgumentException("port " + p + " is not 0..65535");
+        return new InetSocketAddress(InetAddress.getByName(host), p);
+    }
+
+    private static String hostPort(InetSocketAddress a) {
+        return a.getAddress().getHostAddress() + ":" + a.getPort();
+    }
+
+    private static String version() {
+        String v = PeerCommand.class.getPackage().getImplementationVersion();
+        return v == null ? "development build" : v;
+    }
+}
