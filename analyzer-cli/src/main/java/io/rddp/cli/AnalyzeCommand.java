@@ -4,12 +4,7 @@ import io.rddp.analyze.Analysis;
 import io.rddp.analyze.AnalysisLimits;
 import io.rddp.analyze.Analyzer;
 import io.rddp.analyze.UlpProfile;
-import io.rddp.capture.CaptureException;
 import io.rddp.capture.CaptureReader;
-import io.rddp.capture.CaptureReaders;
-import io.rddp.capture.Frame;
-import io.rddp.capture.LinkType;
-import io.rddp.capture.PcapngWriter;
 import io.rddp.sink.Severity;
 import io.rddp.sink.SinkModel;
 import io.rddp.sink.StagRegistration;
@@ -29,8 +24,6 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.Callable;
 
 @Command(name = "analyze",
@@ -246,22 +239,6 @@ final class AnalyzeCommand implements Callable<Integer> {
 
     /** Second pass: every frame into pcapng, violations as packet comments (Wireshark shows them on the frame). */
     private int annotate(String file, List<Violation> violations) throws IOException {
-        Map<Long, List<String>> comments = new TreeMap<>();
-        for (Violation v : violations) {
-            if (v.frame() > 0) comments.computeIfAbsent(v.frame(), k -> new ArrayList<>()).add("rddp: " + v);
-        }
-        try (CaptureReader reader = CaptureReaders.open(Path.of(file));
-             PcapngWriter out = PcapngWriter.create(annotate, LinkType.ETHERNET)) {
-            Frame f = new Frame();
-            try {
-                while (reader.next(f)) {
-                    List<String> c = comments.get(f.number);
-                    out.writeFrame(f, c == null ? f.comment : String.join("\n", c));
-                }
-            } catch (CaptureException e) {
-                // the analysis already reported where the file turned bad; keep the frames before it
-            }
-        }
-        return comments.size();
+        return io.rddp.analyze.Annotator.annotate(Path.of(file), annotate, violations);
     }
 }

@@ -35,8 +35,9 @@ public final class RnicControl implements ControlServer.Session {
 
     private final Rnic rnic;
     private final String version;
-    /** listeners the peer was started with, and their settings then */
+    /** listeners the peer was started with, and their settings and accept mode then */
     private final Map<Integer, ConnectionSettings> startup;
+    private final Map<Integer, Boolean> startupManual = new HashMap<>();
     private final Map<Integer, ProtectionDomain> pds = new HashMap<>();
     private final Set<Integer> mrs = new LinkedHashSet<>();
 
@@ -44,7 +45,10 @@ public final class RnicControl implements ControlServer.Session {
         this.rnic = rnic;
         this.version = version;
         this.startup = new HashMap<>();
-        for (RnicListener l : rnic.listeners()) startup.put(l.id(), l.settings());
+        for (RnicListener l : rnic.listeners()) {
+            startup.put(l.id(), l.settings());
+            startupManual.put(l.id(), l.manual());
+        }
         pds.put(0, rnic.defaultPd());
     }
 
@@ -150,10 +154,7 @@ public final class RnicControl implements ControlServer.Session {
         ConnectionSettings s = settings(r, ConnectionSettings.defaults(rnic));
         for (RnicListener l : rnic.listeners()) {
             if (port != 0 && l.port() == port) {
-                if (l.manual() != accept.equals("manual")) {
-                    throw new DutException("state", "port " + port + " is already listened on with "
-                            + (l.manual() ? "manual" : "automatic") + " accept");
-                }
+                l.manual(accept.equals("manual"));
                 l.settings(s);
                 return listenerInfo(l);
             }
@@ -447,6 +448,7 @@ public final class RnicControl implements ControlServer.Session {
         for (Map.Entry<Integer, ConnectionSettings> e : startup.entrySet()) {
             try {
                 rnic.listener(e.getKey()).settings(e.getValue());
+                rnic.listener(e.getKey()).manual(startupManual.get(e.getKey()));
             } catch (RnicException gone) {
                 // a startup listener that failed stays gone
             }

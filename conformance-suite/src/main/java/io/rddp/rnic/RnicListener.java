@@ -23,7 +23,7 @@ public final class RnicListener implements Closeable {
     private final Rnic rnic;
     private final int id;
     private final ServerSocket server;
-    private final boolean manual;
+    private volatile boolean manual;
     private volatile ConnectionSettings settings;
     private final BlockingQueue<QueuePair> ready;
     private final Thread thread;
@@ -63,6 +63,11 @@ public final class RnicListener implements Closeable {
 
     public boolean manual() {
         return manual;
+    }
+
+    /** Manual or automatic accept for connections arriving from now on. */
+    public void manual(boolean m) {
+        manual = m;
     }
 
     /** Settings for connections arriving from now on. */

@@ -1,0 +1,253 @@
+package io.rddp.conformance;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.rddp.dut.ControlClient;
+import io.rddp.dut.DutException;
+import io.rddp.live.Recorder;
+import io.rddp.mpa.MpaStartFrame;
+import io.rddp.rdmap.RdmapEncoder;
+import io.rddp.rdmap.ReadRequest;
+import io.rddp.sink.StagRegistration;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.EnumSet;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The agent profile: the DUT is driven through the DUT control protocol (conformance-suite/DUT-CONTROL.md), by
+ * `rddp peer --control` or the DUT agent on a host with a real RNIC. The tester asks it to listen, register a
+ * canary-filled buffer, post receives, and reads its memory back after the scenario.
+ */
+public final class AgentDut implements Dut {
+
+    private final ControlClient control;
+    private final InetSocketAddress target;
+    private final int dutPort;
+    private final Set<String> caps = new HashSet<>();
+    private final String description;
+    private final boolean bigEndianAtomics;
+
+    /**
+     * @param control  the DUT's control channel
+     * @param target   where the tester reaches the DUT's iWARP listener
+     * @param dutPort  the port the DUT listens on (the target's, unless something forwards it)
+     */
+    public AgentDut(ControlClient control, InetSocketAddress target, int dutPort) throws IOException, DutException {
+        this.control = control;
+        this.target = target;
+        this.dutPort = dutPort;
+        JsonNode hello = control.call(ControlClient.request("hello").put("version", 1).put("client", "rddp conform"));
+        JsonNode c = hello.path("caps");
+        caps.add("control");
+        for (JsonNode r : c.path("mpa_revisions")) caps.add("mpa-rev" + r.asInt());
+        if (c.path("crc").asBoolean()) caps.add("crc");
+        if (c.path("crc_off").asBoolean(true)) caps.add("crc-off");
+        if (c.path("markers").asBoolean()) caps.add("markers");
+        if (c.path("atomics").asBoolean()) caps.add("atomics");
+        if (c.path("immediate").asBoolean()) caps.add("immediate");
+        if (c.path("send_invalidate").asBoolean()) caps.add("send-invalidate");
+        if (c.path("local_invalidate").asBoolean()) caps.add("local-invalidate");
+        if (c.path("manual_accept").asBoolean()) caps.add("manual-accept");
+        if (c.path("mpa_params").asBoolean()) caps.add("mpa-params");
+        for (JsonNode r : c.path("rtr")) caps.add("rtr-" + r.asText());
+        bigEndianAtomics = !"little".equals(c.path("atomic_byte_order").asText("big"));
+        description = hello.path("server").asText("?") + ", device " + hello.path("device").path("name").asText("?")
+                + (c.path("bugs").size() > 0 ? ", bugs " + c.path("bugs") : "");
+    }
+
+    @Override
+    public String profile() {
+        return "agent";
+    }
+
+    @Override
+    public Set<String> capabilities() {
+        return caps;
+    }
+
+    @Override
+    public String describe() {
+        return description;
+    }
+
+    public ControlClient control() {
+        return control;
+    }
+
+    public boolean bigEndianAtomics() {
+        return bigEndianAtomics;
+    }
+
+    @Override
+    public Session open(Setup s, Recorder recorder, Timeouts t) throws Exception {
+        Session.DutBuffer buffer = null;
+        if (s.bufferLength() > 0) {
+            ObjectNode reg = ControlClient.request("register").put("length", s.bufferLength()).put("fill", Setup.CANARY);
+            var access = reg.putArray("access").add("local_write");
+            for (String a : s.bufferAccess()) access.add(a);
+            JsonNode mr = control.call(reg);
+            buffer = new Session.DutBuffer(mr.path("stag").asLong(), Long.parseUnsignedLong(
+                    mr.path("to").asText().substring(2), 16), mr.path("length").asInt(), mr.path("mr").asInt());
+        }
+        ObjectNode listen = ControlClient.request("listen").put("port", dutPort)
+                .put("accept", s.manualAccept() ? "manual" : "auto");
+        listen.putObject("recv").put("count", s.receives()).put("length", s.receiveLength());
+        if (s.ird() >= 0) listen.put("ird", s.ird());
+        if (s.ord() >= 0) listen.put("ord", s.ord());
+        int listener = control.call(listen).path("listener").asInt();
+        ScriptedConnection conn = ScriptedConnection.connect(target, t.connect(), recorder);
+        if (buffer != null) conn.dutStag(buffer.stag(), buffer.to(), buffer.length(), rights(s.bufferAccess()));
+        conn.dutReceives(s.receives(), s.receiveLength());
+        int qp = -1;
+        if (s.request() != null) {
+            conn.sendStartFrame(s.request());
+            if (s.manualAccept()) {
+                qp = accept(listener, t);
+            }
+            MpaStartFrame reply = conn.awaitStartFrame(t.connect());
+            if (reply != null && !reply.reject()) {
+                conn.fullOperation();
+                if (qp < 0) qp = accept(listener, t);
+            }
+        } else if (!s.manualAccept()) {
+            // the scenario runs the MPA exchange itself; the queue pair is looked up when needed
+        }
+        return new Session(conn, buffer, qp, s.receives());
+    }
+
+    /** The DUT's queue pair for the connection just made (its listener hands connections out in order). */
+    int accept(int listener, Timeouts t) throws IOException, DutException {
+        return control.call(ControlClient.request("accept").put("listener", listener).put("timeout_ms", t.control()))
+                .path("qp").asInt();
+    }
+
+    /** Accepts in the background (a manual accept waits for the Request the scenario is about to send). */
+    public CompletableFuture<Integer> acceptLater(int listener, Timeouts t) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return accept(listener, t);
+            } catch (IOException | DutException e) {
+                throw new java.util.concurrent.CompletionException(e);
+            }
+        });
+    }
+
+    static Set<StagRegistration.Access> rights(Set<String> access) {
+        Set<StagRegistration.Access> out = EnumSet.noneOf(StagRegistration.Access.class);
+        if (access.contains("remote_read")) out.add(StagRegistration.Access.READ);
+        if (access.contains("remote_write")) out.add(StagRegistration.Access.WRITE);
+        if (access.contains("remote_atomic")) out.add(StagRegistration.Access.ATOMIC);
+        return out;
+    }
+
+    @Override
+    public String liveness(Recorder recorder, Timeouts t) throws Exception {
+        Setup s = Setup.defaults();
+        try (Session ses = open(s, recorder, t)) {
+            ScriptedConnection c = ses.conn();
+            if (ses.qp() < 0) return "the DUT did not answer a fresh MPA Request"
+                    + (c.peerStartFrame() != null ? " (it rejected it)" : "");
+            byte[] hello = "liveness".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+            c.send(RdmapEncoder.send(c.nextMsn(0), java.nio.ByteBuffer.wrap(hello), c.mulpdu(1460)));
+            JsonNode wcs = control.call(ControlClient.request("poll").put("qp", ses.qp()).put("timeout_ms",
+                    t.reaction()));
+            JsonNode wc = wcs.path("completions").path(0);
+            if (!"success".equals(wc.path("status").asText()) || wc.path("byte_len").asInt() != hello.length) {
+                return "a Send on a fresh connection did not complete at the DUT: " + wcs.path("completions");
+            }
+            byte[] data = new byte[64];
+            for (int i = 0; i < data.length; i++) data[i] = (byte) (i * 3 + 1);
+            Session.DutBuffer b = ses.buffer();
+            c.send(RdmapEncoder.write(b.stag(), b.to(), java.nio.ByteBuffer.wrap(data), c.mulpdu(1460)));
+            long sinkStag = 0x5EED00L, sinkTo = 0x1000;
+            c.testerStag(sinkStag, sinkTo, 64, Set.of(StagRegistration.Access.WRITE));
+            c.send(RdmapEncoder.readRequest(c.nextMsn(1), new ReadRequest(sinkStag, sinkTo, 64, b.stag(), b.to())));
+            if (!c.await(x -> readResponseBytes(x) >= 64 || x.close() != io.rddp.live.Link.PeerClose.OPEN,
+                    t.reaction())) {
+                return "no RDMA Read Response on a fresh connection within " + t.reaction() + " ms";
+            }
+            byte[] got = readResponseData(c, 64);
+            if (!java.util.Arrays.equals(got, data)) {
+                return "RDMA Write then Read on a fresh connection gave back " + HexFormat.of().formatHex(got)
+                        + " instead of " + HexFormat.of().formatHex(data);
+            }
+            c.finish();
+            return null;
+        }
+    }
+
+    static long readResponseBytes(ScriptedConnection c) {
+        long n = 0;
+        for (ScriptedConnection.DutPdu p : c.dutPdus()) {
+            if (p.rdmap() != null && p.rdmap().opcode() == io.rddp.rdmap.Opcode.RDMA_READ_RESPONSE) {
+                n += p.payload().length;
+            }
+        }
+        return n;
+    }
+
+    static byte[] readResponseData(ScriptedConnection c, int n) {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        for (ScriptedConnection.DutPdu p : c.dutPdus()) {
+            if (p.rdmap() != null && p.rdmap().opcode() == io.rddp.rdmap.Opcode.RDMA_READ_RESPONSE) {
+                out.writeBytes(p.payload());
+            }
+        }
+        byte[] all = out.toByteArray();
+        return java.util.Arrays.copyOf(all, Math.min(all.length, n));
+    }
+
+    @Override
+    public String placement(Session s, List<long[]> allowed) throws Exception {
+        Session.DutBuffer b = s.buffer();
+        if (b == null || b.mr() < 0) return null;
+        byte[] canary = HexFormat.of().parseHex(Setup.CANARY);
+        StringBuilder found = new StringBuilder();
+        int chunk = 256 * 1024;
+        for (int off = 0; off < b.length(); off += chunk) {
+            int n = Math.min(chunk, b.length() - off);
+            byte[] mem = HexFormat.of().parseHex(control.call(ControlClient.request("read_mem").put("mr", b.mr())
+                    .put("offset", off).put("length", n)).path("data").asText());
+            long firstBad = -1, lastBad = -1, bad = 0;
+            for (int i = 0; i < n; i++) {
+                long at = off + i;
+                if (mem[i] == canary[(int) (at % canary.length)] || inside(at, allowed)) continue;
+                if (firstBad < 0) firstBad = at;
+                lastBad = at;
+                bad++;
+            }
+            if (bad > 0) {
+                found.append(bad).append(" octets changed outside what the scenario may place, from offset ")
+                        .append(firstBad).append(" to ").append(lastBad).append(" of the ").append(b.length())
+                        .append("-octet buffer; ");
+            }
+        }
+        return found.length() == 0 ? null : found.toString().trim();
+    }
+
+    private static boolean inside(long at, List<long[]> allowed) {
+        for (long[] r : allowed) if (at >= r[0] && at < r[1]) return true;
+        return false;
+    }
+
+    @Override
+    public void reset() throws Exception {
+        control.call("reset");
+    }
+
+    @Override
+    public void close() {
+        try {
+            control.call("bye");
+        } catch (IOException | DutException e) {
+            // going away anyway
+        }
+        control.close();
+    }
+}

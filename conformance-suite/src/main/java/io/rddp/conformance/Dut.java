@@ -1,0 +1,45 @@
+package io.rddp.conformance;
+
+import io.rddp.live.Recorder;
+
+import java.io.Closeable;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * A device under test as a profile reaches it: through the DUT control protocol (agent), as a stock rping server
+ * (rping), or as a stock rping client (rping-client). The profile prepares the DUT for a scenario, opens the tester's
+ * connection, and runs the checks that follow a scenario (liveness, placement).
+ */
+public interface Dut extends Closeable {
+
+    /** "agent", "rping" or "rping-client". */
+    String profile();
+
+    /** What the DUT can do: capability names as {@link ScenarioInfo#needs()} uses them. */
+    Set<String> capabilities();
+
+    /** One line about the DUT for the report (server, device, version). */
+    String describe();
+
+    /** Prepares the DUT per {@code setup} and opens a connection to it, MPA exchange done unless setup asks not. */
+    Session open(Setup setup, Recorder recorder, Timeouts t) throws Exception;
+
+    /**
+     * After a negative scenario: a new connection and a Send / Write / Read round trip must work (a DUT that crashed
+     * or hangs fails here). Null when it does, else what went wrong.
+     */
+    String liveness(Recorder recorder, Timeouts t) throws Exception;
+
+    /**
+     * The canary check: nothing placed in the session's DUT buffer outside the {@code allowed} [offset, end) ranges.
+     * Null when clean (or when the profile cannot read DUT memory), else what was found.
+     */
+    String placement(Session s, List<long[]> allowed) throws Exception;
+
+    /** Undoes what a scenario set up on the DUT. */
+    void reset() throws Exception;
+
+    @Override
+    void close();
+}

@@ -1,0 +1,190 @@
+package io.rddp.conformance;
+
+import io.rddp.live.Recorder;
+import io.rddp.mpa.MpaStartFrame;
+import io.rddp.rdmap.Opcode;
+import io.rddp.rdmap.RdmapEncoder;
+import io.rddp.rdmap.ReadRequest;
+import io.rddp.sink.StagRegistration;
+
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The rping profile: the DUT runs stock {@code rping -s} (rdma-core) and the tester plays rping's client. The DUT's
+ * buffer is learned from its first RDMA Read Request (rping's server never advertises it: its STag, address and
+ * length are the Data Sink fields of that request), so tagged faults can be aimed at a real, registered buffer.
+ * rping keeps one 16-octet receive posted and reposts it after each Send. Scenarios that need more control than
+ * rping gives are skipped.
+ */
+public final class RpingDut implements Dut {
+
+    /** The tester's start buffer as it advertises it (any STag and address: the tester answers the Read itself). */
+    static final long TESTER_STAG = 0x7E57_0001L, TESTER_TO = 0x10_0000;
+    static final int SIZE = 64;
+    /** How often a new connection is tried while rping -s restarts between connections. */
+    static final int CONNECT_TRIES = 20;
+
+    private final InetSocketAddress target;
+    private final Set<String> caps;
+
+    /** @param caps what the DUT is known to support, beyond rping's MPA rev 2 (e.g. crc, markers) */
+    public RpingDut(InetSocketAddress target, Set<String> caps) {
+        this.target = target;
+        this.caps = Set.copyOf(caps);
+    }
+
+    @Override
+    public String profile() {
+        return "rping";
+    }
+
+    @Override
+    public Set<String> capabilities() {
+        return caps;
+    }
+
+    @Override
+    public String describe() {
+        return "rping -s at " + target.getHostString() + ":" + target.getPort();
+    }
+
+    /** rping's MPA Request: Rev 2, enhanced, IRD/ORD 1/1 (what rdma_cm sends for rping's conn_param). */
+    static MpaStartFrame request() {
+        return MpaStartFrame.request(false, false, 2, new MpaStartFrame.Enhanced(1, 1, false, false, false, false),
+                new byte[0]);
+    }
+
+    @Override
+    public Session open(Setup s, Recorder recorder, Timeouts t) throws Exception {
+        ScriptedConnection conn = connect(recorder, t);
+        conn.dutReceives(2, 16); // rping: one receive, reposted after each Send of the tester
+        Session.DutBuffer buffer = null;
+        if (s.request() != null) {
+            conn.sendStartFrame(s.request());
+            MpaStartFrame reply = conn.awaitStartFrame(t.connect());
+            if (reply != null && !reply.reject()) {
+                conn.fullOperation();
+                if (s.bufferLength() > 0) buffer = learnBuffer(conn, t);
+            }
+        }
+        return new Session(conn, buffer, -1, 2);
+    }
+
+    /** rping -s takes a moment to come back after each connection: try a few times. */
+    private ScriptedConnection connect(Recorder recorder, Timeouts t) throws Exception {
+        java.io.IOException last = null;
+        for (int i = 0; i < CONNECT_TRIES; i++) {
+            try {
+                return ScriptedConnection.connect(target, t.connect(), recorder);
+            } catch (java.io.IOException e) {
+                last = e;
+                Thread.sleep(100L * (i + 1));
+            }
+        }
+        throw new java.io.IOException("rping -s at " + target + " does not accept connections (tried "
+                + CONNECT_TRIES + " times): " + last.getMessage());
+    }
+
+    /**
+     * The first half of a ping: the tester advertises its start buffer, the DUT RDMA Reads it (its Read Request names
+     * the DUT's own buffer as the Data Sink), the tester answers. Returns the DUT's buffer; the DUT then sends its
+     * go-ahead and waits for the tester's next Send.
+     */
+    static Session.DutBuffer learnBuffer(ScriptedConnection c, Timeouts t) throws Exception {
+        c.testerStag(TESTER_STAG, TESTER_TO, SIZE, Set.of(StagRegistration.Access.READ,
+                StagRegistration.Access.WRITE));
+        c.send(RdmapEncoder.send(c.nextMsn(0), info(TESTER_TO, TESTER_STAG, SIZE), c.mulpdu(1460)));
+        if (!c.await(x -> readRequest(x) != null || x.close() != io.rddp.live.Link.PeerClose.OPEN, t.reaction())) {
+            throw new Scenario.Skip("rping -s sent no RDMA Read Request for the advertised buffer", false);
+        }
+        ReadRequest rr = readRequest(c);
+        if (rr == null) throw new Scenario.Skip("rping -s closed instead of reading the advertised buffer", false);
+        c.dutStag(rr.sinkStag(), rr.sinkTo(), rr.size(), Set.of(StagRegistration.Access.READ,
+                StagRegistration.Access.WRITE));
+        byte[] data = io.rddp.rnic.app.Rping.pingData(0, (int) rr.size());
+        c.send(RdmapEncoder.readResponse(rr.sinkStag(), rr.sinkTo(), ByteBuffer.wrap(data), c.mulpdu(1460)));
+        // the go-ahead: a 16-octet Send
+        c.await(x -> sends(x) >= 1 || x.close() != io.rddp.live.Link.PeerClose.OPEN, t.reaction());
+        return new Session.DutBuffer(rr.sinkStag(), rr.sinkTo(), (int) rr.size(), -1);
+    }
+
+    static ByteBuffer info(long buf, long rkey, long size) {
+        return ByteBuffer.allocate(16).putLong(buf).putInt((int) rkey).putInt((int) size).flip();
+    }
+
+    static ReadRequest readRequest(ScriptedConnection c) {
+        for (ScriptedConnection.DutPdu p : c.dutPdus()) {
+            if (p.rdmap() != null && p.rdmap().opcode() == Opcode.RDMA_READ_REQUEST
+                    && p.rdmap().body() instanceof ReadRequest rr) {
+                return rr;
+            }
+        }
+        return null;
+    }
+
+    static int sends(ScriptedConnection c) {
+        int n = 0;
+        for (ScriptedConnection.DutPdu p : c.dutPdus()) {
+            if (p.rdmap() != null && p.rdmap().opcode() == Opcode.SEND && p.segment().header().last()) n++;
+        }
+        return n;
+    }
+
+    @Override
+    public String liveness(Recorder recorder, Timeouts t) throws Exception {
+        try (ScriptedConnection c = connect(recorder, t)) {
+            c.sendStartFrame(request());
+            MpaStartFrame reply = c.awaitStartFrame(t.connect());
+            if (reply == null || reply.reject()) return "rping -s gave no usable MPA Reply to a fresh connection";
+            c.fullOperation();
+            Session.DutBuffer b;
+            try {
+                b = learnBuffer(c, t);
+            } catch (Scenario.Skip e) {
+                return e.getMessage();
+            }
+            if (sends(c) < 1) return "rping -s sent no go-ahead after its RDMA Read";
+            // second half: advertise a sink; the DUT writes the ping back and sends its second go-ahead
+            long sinkStag = 0x7E57_0002L, sinkTo = 0x20_0000;
+            c.testerStag(sinkStag, sinkTo, b.length(), Set.of(StagRegistration.Access.WRITE));
+            c.send(RdmapEncoder.send(c.nextMsn(0), info(sinkTo, sinkStag, b.length()), c.mulpdu(1460)));
+            if (!c.await(x -> sends(x) >= 2 || x.close() != io.rddp.live.Link.PeerClose.OPEN, t.reaction())) {
+                return "rping -s did not finish a ping on a fresh connection within " + t.reaction() + " ms";
+            }
+            byte[] written = writes(c);
+            byte[] sent = io.rddp.rnic.app.Rping.pingData(0, b.length());
+            if (!java.util.Arrays.equals(written, sent)) {
+                return "rping -s wrote back \"" + new String(written, StandardCharsets.US_ASCII).trim()
+                        + "\" instead of what it read";
+            }
+            c.finish();
+            c.awaitClose(t.reaction());
+            return null;
+        }
+    }
+
+    static byte[] writes(ScriptedConnection c) {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        for (ScriptedConnection.DutPdu p : c.dutPdus()) {
+            if (p.rdmap() != null && p.rdmap().opcode() == Opcode.RDMA_WRITE) out.writeBytes(p.payload());
+        }
+        return out.toByteArray();
+    }
+
+    @Override
+    public String placement(Session s, List<long[]> allowed) {
+        return null; // rping gives no way to read the DUT's memory
+    }
+
+    @Override
+    public void reset() {
+    }
+
+    @Override
+    public void close() {
+    }
+}

@@ -1,0 +1,90 @@
+package io.rddp.conformance;
+
+import io.rddp.live.Recorder;
+import io.rddp.mpa.MpaStartFrame;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** What a running scenario can use: the DUT, the timeouts, and connections it opens (the first is the one judged). */
+public final class ScenarioContext {
+    private final Dut dut;
+    private final Timeouts timeouts;
+    private final Recorder recorder;
+    private final ScenarioInfo info;
+    private final List<Session> sessions = new ArrayList<>();
+    private final List<long[]> allowed = new ArrayList<>();
+    private final List<String> notes = new ArrayList<>();
+
+    ScenarioContext(Dut dut, Timeouts timeouts, Recorder recorder, ScenarioInfo info) {
+        this.dut = dut;
+        this.timeouts = timeouts;
+        this.recorder = recorder;
+        this.info = info;
+    }
+
+    public Dut dut() {
+        return dut;
+    }
+
+    public Timeouts timeouts() {
+        return timeouts;
+    }
+
+    public Recorder recorder() {
+        return recorder;
+    }
+
+    /**
+     * Opens a connection with the DUT prepared per {@code setup}. A DUT that rejects a Request asking for Markers it
+     * does not support makes the scenario not supported, when it needs Markers.
+     */
+    public Session open(Setup setup) throws Exception {
+        Session s = dut.open(setup, recorder, timeouts);
+        sessions.add(s);
+        MpaStartFrame reply = s.conn().peerStartFrame();
+        if (setup.request() != null && setup.request().markers() && info.needs().contains("markers") && reply != null
+                && reply.reject()) {
+            throw new Scenario.Skip("the DUT rejects a peer that asks for Markers (RFC 5044 §7.1.1 allows it to)",
+                    true);
+        }
+        return s;
+    }
+
+    public Session open() throws Exception {
+        return open(Setup.defaults());
+    }
+
+    /** The connection the DUT's reaction is judged on (the first opened), or null. */
+    public Session primary() {
+        return sessions.isEmpty() ? null : sessions.get(0);
+    }
+
+    List<Session> sessions() {
+        return sessions;
+    }
+
+    /** Octets [offset, offset + length) of the DUT buffer the scenario may legitimately change. */
+    public void allowPlacement(long offset, long length) {
+        allowed.add(new long[]{offset, offset + length});
+    }
+
+    List<long[]> allowed() {
+        return allowed;
+    }
+
+    /** A remark for the report. */
+    public void note(String s) {
+        notes.add(s);
+    }
+
+    List<String> notes() {
+        return notes;
+    }
+
+    /** The agent profile's DUT, or a skip where the profile has no control channel. */
+    public AgentDut agent() throws Scenario.Skip {
+        if (dut instanceof AgentDut a) return a;
+        throw new Scenario.Skip("needs the DUT control channel (agent profile)", false);
+    }
+}

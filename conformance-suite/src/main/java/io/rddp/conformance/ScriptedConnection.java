@@ -1,0 +1,537 @@
+package io.rddp.conformance;
+
+import io.rddp.ddp.DdpSegment;
+import io.rddp.decode.Pdu;
+import io.rddp.decode.PduListener;
+import io.rddp.decode.StreamDecoder;
+import io.rddp.live.Link;
+import io.rddp.live.Recorder;
+import io.rddp.mpa.FpduEncoder;
+import io.rddp.mpa.MpaStartFrame;
+import io.rddp.rdmap.RdmapEncoder;
+import io.rddp.rdmap.RdmapPdu;
+import io.rddp.sink.OwedTerminate;
+import io.rddp.sink.ReceiveBuffers;
+import io.rddp.sink.Side;
+import io.rddp.sink.SinkListener;
+import io.rddp.sink.SinkModel;
+import io.rddp.sink.StagRegistry;
+import io.rddp.sink.Violation;
+import io.rddp.tcp.Direction;
+import io.rddp.tcp.Endpoint;
+import io.rddp.tcp.TcpConnection;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Predicate;
+
+/**
+ * The tester's end of one TCP connection to a device under test. It sends exactly the bytes a scenario asks for —
+ * any field at any value, CRCs right, wrong or in the other byte order, Markers present, absent or wrong, TCP writes
+ * cut anywhere — with defaults taken from the connection's state (next MSN, negotiated CRC and Markers). Both
+ * directions go through the analyzer's decoder and a judging sink model in the order they are on the wire, exactly
+ * as a capture would: the DUT is judged by the same rules as a capture. Everything the DUT sends is kept until FIN
+ * or RST (bytes before a reset are never lost), bounded.
+ */
+public final class ScriptedConnection implements Closeable {
+
+    /** PDUs of the DUT kept for the report, at most. */
+    static final int MAX_PDUS = 4096;
+    /** Payload octets of the DUT kept, at most, over all its PDUs. */
+    static final long MAX_PAYLOAD = 16L << 20;
+
+    private final Link link;
+    private final Direction out, in;
+    private final Side dutSide;
+    private final StreamDecoder decoder;
+    private final SinkModel judge;
+    private final StagRegistry dutStags = StagRegistry.empty();
+    private final Object lock = new Object();
+    private final Thread reader;
+    private final long startNanos = System.nanoTime();
+
+    // ---- guarded by lock ----
+    private long frame;
+    private final List<DutPdu> dutPdus = new ArrayList<>();
+    private final List<Violation> violations = new ArrayList<>();
+    private final List<OwedTerminate> owedByDut = new ArrayList<>();
+    private long payloadKept;
+    private long dutBytes;
+    private MpaStartFrame ourStart, peerStart;
+    private FpduEncoder encoder;
+    private boolean crc, markersTx;
+    private final long[] msn = {1, 1, 1, 1};
+    private Link.PeerClose close = Link.PeerClose.OPEN;
+    private long closeNanos = -1;
+    private boolean dataBeforeClose;
+    private long postedReceives = -1, receiveLength;
+    private IOException writeFailure;
+
+    /**
+     * One PDU the DUT sent, as decoded.
+     *
+     * @param frame   judge frame number
+     * @param atMs    milliseconds since the connection started
+     * @param start   its MPA start frame, or null
+     * @param segment its DDP segment (payload kept up to the caps), or null
+     * @param rdmap   its RDMAP decode, or null
+     * @param crcOk   the CRC verdict, null when not checked
+     * @param problem why it did not decode, or null
+     * @param payload payload octets kept (possibly fewer than the segment had)
+     */
+    public record DutPdu(long frame, long atMs, MpaStartFrame start, DdpSegment segment, RdmapPdu rdmap,
+                         Boolean crcOk, String problem, byte[] payload) {
+    }
+
+    private ScriptedConnection(Link link) {
+        this.link = link;
+        this.out = link.outbound();
+        this.in = link.inbound();
+        this.dutSide = Side.senderOf(in);
+        this.judge = new SinkModel(SinkModel.Options.defaults().withStrict(true), dutStags, new Judge());
+        judge.receiveBuffers(this::dutBuffer);
+        Endpoint local = endpoint(link.local()), remote = endpoint(link.remote());
+        boolean weConnected = link.weConnected();
+        this.decoder = new StreamDecoder(new Conn(weConnected ? local : remote, weConnected ? remote : local),
+                new Events());
+        judge.onConnection(decoder.connection());
+        this.reader = new Thread(this::readLoop, "tester-read-" + link.local().getPort());
+        reader.setDaemon(true);
+        reader.start();
+    }
+
+    /** Connects to a passive DUT. */
+    public static ScriptedConnection connect(InetSocketAddress dut, int timeoutMs, Recorder recorder)
+            throws IOException {
+        return new ScriptedConnection(Link.connect(dut, timeoutMs, recorder));
+    }
+
+    /** Accepts an active DUT's connection on {@code server}. */
+    public static ScriptedConnection accept(ServerSocket server, int timeoutMs, Recorder recorder) throws IOException {
+        server.setSoTimeout(timeoutMs);
+        Socket s = server.accept();
+        return new ScriptedConnection(new Link(s, false, recorder));
+    }
+
+    // ------------------------------------------------------------------ what the tester knows
+
+    /** The DUT's STags the tester knows of (registered through the control channel, or learned): the judge runs strict. */
+    public void dutStag(long stag, long baseTo, long length, java.util.Set<io.rddp.sink.StagRegistration.Access> rights) {
+        synchronized (lock) {
+            dutStags.add(new io.rddp.sink.StagRegistration(stag, baseTo, length, rights, dutSide, java.util.Set.of(),
+                    0, Long.MAX_VALUE));
+        }
+    }
+
+    /** The tester's own STags (Data Sinks of its Reads, buffers it advertised), so the DUT's accesses are judged. */
+    public void testerStag(long stag, long baseTo, long length,
+                           java.util.Set<io.rddp.sink.StagRegistration.Access> rights) {
+        synchronized (lock) {
+            dutStags.add(new io.rddp.sink.StagRegistration(stag, baseTo, length, rights, dutSide == Side.CLIENT
+                    ? Side.SERVER : Side.CLIENT, java.util.Set.of(), 0, Long.MAX_VALUE));
+        }
+    }
+
+    /** Receives the DUT posted for the tester's Sends (count, then -1: unknown), so the judge checks RFC 5041 §7.1. */
+    public void dutReceives(long count, long length) {
+        synchronized (lock) {
+            postedReceives = count;
+            receiveLength = length;
+        }
+    }
+
+    private long dutBuffer(int stream, Side receiver, long qn, long m) {
+        if (receiver != dutSide || qn != 0 || postedReceives < 0) return ReceiveBuffers.UNKNOWN;
+        return m >= 1 && m <= postedReceives ? receiveLength : ReceiveBuffers.NONE;
+    }
+
+    // ------------------------------------------------------------------ MPA
+
+    /** Writes an MPA start frame as given (any key, flags, Rev, PD_Length). */
+    public void sendStartFrame(MpaStartFrame f) throws IOException {
+        synchronized (lock) {
+            ourStart = f;
+        }
+        write(f.toBytes());
+    }
+
+    /** Waits for the DUT's MPA Reply (or Request), null when none came in time. */
+    public MpaStartFrame awaitStartFrame(long timeoutMs) throws InterruptedException {
+        await(c -> c.peerStart != null || c.close != Link.PeerClose.OPEN, timeoutMs);
+        synchronized (lock) {
+            return peerStart;
+        }
+    }
+
+    public MpaStartFrame ourStartFrame() {
+        synchronized (lock) {
+            return ourStart;
+        }
+    }
+
+    public MpaStartFrame peerStartFrame() {
+        synchronized (lock) {
+            return peerStart;
+        }
+    }
+
+    /**
+     * Enters Full Operation with the parameters both start frames give (RFC 5044 §7.1.1: CRC when either side set C;
+     * Markers toward the side whose frame set M). Without a peer frame (a scenario that sends FPDUs early) the
+     * tester's own frame decides.
+     */
+    public void fullOperation() {
+        synchronized (lock) {
+            boolean c = ourStart != null && ourStart.crc() || peerStart != null && peerStart.crc();
+            boolean m = peerStart != null && peerStart.markers();
+            fullOperation(c, m);
+        }
+    }
+
+    /** Enters Full Operation with explicit parameters (to send FPDUs the DUT does not expect). */
+    public void fullOperation(boolean crcOn, boolean markersToDut) {
+        synchronized (lock) {
+            crc = crcOn;
+            markersTx = markersToDut;
+            long at = decoder.offset(out);
+            encoder = new FpduEncoder(markersToDut, crcOn, at);
+        }
+    }
+
+    // ------------------------------------------------------------------ FPDUs
+
+    /** The next MSN of queue {@code qn} (RFC 5041 §4.3), counted up. */
+    public long nextMsn(int qn) {
+        synchronized (lock) {
+            long m = msn[qn];
+            msn[qn] = (m + 1) & 0xFFFF_FFFFL;
+            return m;
+        }
+    }
+
+    /** The next MSN of queue {@code qn} without counting it. */
+    public long peekMsn(int qn) {
+        synchronized (lock) {
+            return msn[qn];
+        }
+    }
+
+    /** Largest ULPDU for a segment of {@code mss} octets with this direction's Markers (RFC 5044 §8 MULPDU). */
+    public int mulpdu(int mss) {
+        synchronized (lock) {
+            int room = mss - 2 - 4 - (markersTx ? 4 * ((mss + 511) / 512) : 0);
+            return Math.max(64, Math.min(room & ~3, RdmapEncoder.MAX_ULPDU & ~3));
+        }
+    }
+
+    /** Frames every segment of {@code message} as FPDUs with {@code faults} and writes each in its own write. */
+    public void send(RdmapEncoder.Builder message, FpduEncoder.Faults faults) throws IOException {
+        for (DdpSegment s : message.segments()) write(fpdu(s.toByteBuffer(), faults));
+    }
+
+    public void send(RdmapEncoder.Builder message) throws IOException {
+        send(message, FpduEncoder.Faults.NONE);
+    }
+
+    /** The FPDU for {@code ulpdu} at the next stream position, advancing the framing state. */
+    public byte[] fpdu(ByteBuffer ulpdu, FpduEncoder.Faults faults) {
+        synchronized (lock) {
+            if (encoder == null) throw new IllegalStateException("not in Full Operation: call fullOperation() first");
+            return encoder.encode(ulpdu, faults);
+        }
+    }
+
+    /** Writes raw octets in one write. */
+    public void write(byte[] bytes) throws IOException {
+        write(bytes, new int[0], 0);
+    }
+
+    /**
+     * Writes raw octets cut at the given offsets into separate writes (TCP segments on loopback with Nagle off),
+     * waiting {@code pauseMs} between them.
+     */
+    public void write(byte[] bytes, int[] cuts, int pauseMs) throws IOException {
+        int from = 0;
+        int[] ends = Arrays.copyOf(cuts, cuts.length + 1);
+        ends[cuts.length] = bytes.length;
+        for (int end : ends) {
+            if (end <= from || end > bytes.length) continue;
+            byte[] part = Arrays.copyOfRange(bytes, from, end);
+            synchronized (lock) {
+                // the judge sees the tester's octets before the DUT can answer them
+                decoder.data(out, ByteBuffer.wrap(part), ++frame, now());
+            }
+            try {
+                link.write(part);
+            } catch (IOException e) {
+                synchronized (lock) {
+                    writeFailure = e;
+                }
+                throw e;
+            }
+            from = end;
+            if (pauseMs > 0 && from < bytes.length) sleep(pauseMs);
+        }
+    }
+
+    /** FIN from the tester. */
+    public void finish() {
+        synchronized (lock) {
+            decoder.close(out, false, ++frame, now());
+        }
+        link.finish();
+    }
+
+    /** RST from the tester. */
+    public void abort() {
+        link.abort();
+    }
+
+    // ------------------------------------------------------------------ observation
+
+    /** Waits until {@code condition} holds (checked after every event) or {@code timeoutMs} passed. */
+    public boolean await(Predicate<ScriptedConnection> condition, long timeoutMs) throws InterruptedException {
+        long deadline = System.nanoTime() + timeoutMs * 1_000_000L;
+        synchronized (lock) {
+            while (!condition.test(this)) {
+                long left = (deadline - System.nanoTime()) / 1_000_000L;
+                if (left <= 0) return false;
+                lock.wait(left);
+            }
+            return true;
+        }
+    }
+
+    /** Waits for the DUT to send {@code n} FPDUs in all (start frames not counted). */
+    public boolean awaitFpdus(int n, long timeoutMs) throws InterruptedException {
+        return await(c -> c.fpdusLocked() >= n || c.close != Link.PeerClose.OPEN, timeoutMs);
+    }
+
+    private int fpdusLocked() {
+        int n = 0;
+        for (DutPdu p : dutPdus) if (p.start == null) n++;
+        return n;
+    }
+
+    /** Waits for the DUT to close (FIN or RST). */
+    public boolean awaitClose(long timeoutMs) throws InterruptedException {
+        return await(c -> c.close != Link.PeerClose.OPEN, timeoutMs);
+    }
+
+    public List<DutPdu> dutPdus() {
+        synchronized (lock) {
+            return new ArrayList<>(dutPdus);
+        }
+    }
+
+    /** Everything the judge found so far, both directions. */
+    public List<Violation> violations() {
+        synchronized (lock) {
+            return new ArrayList<>(violations);
+        }
+    }
+
+    /** Terminates the judge says the DUT owes for what the tester sent. */
+    public List<OwedTerminate> owedByDut() {
+        synchronized (lock) {
+            return new ArrayList<>(owedByDut);
+        }
+    }
+
+    public Link.PeerClose close() {
+        synchronized (lock) {
+            return close;
+        }
+    }
+
+    /** Milliseconds from the connection's start to the DUT's close, or -1. */
+    public long closeAtMs() {
+        synchronized (lock) {
+            return closeNanos < 0 ? -1 : (closeNanos - startNanos) / 1_000_000L;
+        }
+    }
+
+    /** Whether the DUT sent any octet before it reset the connection. */
+    public boolean dataBeforeClose() {
+        synchronized (lock) {
+            return dataBeforeClose;
+        }
+    }
+
+    public long dutBytes() {
+        synchronized (lock) {
+            return dutBytes;
+        }
+    }
+
+    public Direction testerDirection() {
+        return out;
+    }
+
+    public Direction dutDirection() {
+        return in;
+    }
+
+    public IOException writeFailure() {
+        synchronized (lock) {
+            return writeFailure;
+        }
+    }
+
+    public long elapsedMs() {
+        return (System.nanoTime() - startNanos) / 1_000_000L;
+    }
+
+    /** Ends the judging: unfinished business is settled (e.g. a Terminate the DUT still owes). */
+    public void settle() {
+        synchronized (lock) {
+            decoder.end(++frame, now());
+            judge.onEnd();
+        }
+    }
+
+    @Override
+    public void close() {
+        link.close();
+        try {
+            reader.join(2000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    // ------------------------------------------------------------------ internals
+
+    private void readLoop() {
+        byte[] buf = new byte[64 * 1024];
+        try {
+            while (true) {
+                int n = link.read(buf, 100);
+                synchronized (lock) {
+                    if (n > 0) {
+                        dutBytes += n;
+                        dataBeforeClose = true;
+                        decoder.data(in, ByteBuffer.wrap(buf, 0, n), ++frame, now());
+                        lock.notifyAll();
+                    } else if (n < 0) {
+                        close = link.peerClose() == Link.PeerClose.OPEN ? Link.PeerClose.FIN : link.peerClose();
+                        closeNanos = System.nanoTime();
+                        decoder.close(in, close == Link.PeerClose.RST, ++frame, now());
+                        lock.notifyAll();
+                        return;
+                    }
+                }
+                if (link.isClosed()) return;
+            }
+        } catch (IOException | RuntimeException e) {
+            synchronized (lock) {
+                if (close == Link.PeerClose.OPEN) {
+                    close = Link.PeerClose.RST;
+                    closeNanos = System.nanoTime();
+                }
+                lock.notifyAll();
+            }
+        }
+    }
+
+    private final class Events implements PduListener {
+        @Override
+        public void onPdu(Pdu pdu) {
+            if (pdu.startFrame() != null) {
+                judge.onStartFrame(0, pdu.direction(), pdu.startFrame(), pdu.frame());
+                if (pdu.direction() == in) {
+                    peerStart = pdu.startFrame();
+                    keep(new DutPdu(pdu.frame(), elapsedMs(), pdu.startFrame(), null, null, null, null, null));
+                }
+                return;
+            }
+            if (pdu.ddp() == null) {
+                judge.onMalformed(0, pdu.direction(), pdu.frame(), pdu.fpdu().crcOk(), pdu.fpdu().ulpduLength(),
+                        pdu.problem());
+            } else {
+                judge.onFpdu(0, pdu.direction(), pdu.fpdu(), pdu.ddp(), pdu.rdmap());
+            }
+            if (pdu.direction() == in) {
+                byte[] payload = null;
+                DdpSegment seg = pdu.ddp();
+                if (seg != null) {
+                    int n = (int) Math.min(seg.payloadLength(), Math.max(0, MAX_PAYLOAD - payloadKept));
+                    payload = new byte[n];
+                    seg.payload().duplicate().get(payload);
+                    payloadKept += n;
+                    seg = new DdpSegment(seg.header(), ByteBuffer.wrap(payload));
+                }
+                keep(new DutPdu(pdu.frame(), elapsedMs(), null, seg, pdu.rdmap(), pdu.fpdu().crcOk(), pdu.problem(),
+                        payload));
+            }
+        }
+
+        @Override
+        public void onFramingError(TcpConnection c, Direction d, long f, String detail) {
+            judge.onFramingError(0, d, f, detail);
+        }
+
+        @Override
+        public void onClose(TcpConnection c, Direction d, boolean reset, long f) {
+            judge.onClose(0, d, reset, f);
+        }
+
+        private void keep(DutPdu p) {
+            if (dutPdus.size() < MAX_PDUS) dutPdus.add(p);
+            lock.notifyAll();
+        }
+    }
+
+    private final class Judge implements SinkListener {
+        @Override
+        public void onViolation(Violation v) {
+            if (violations.size() < 10_000) violations.add(v);
+        }
+
+        @Override
+        public void onTerminateOwed(OwedTerminate o) {
+            if (o.offender() == out) owedByDut.add(o);
+        }
+    }
+
+    private static Endpoint endpoint(InetSocketAddress a) {
+        return new Endpoint(a.getAddress().getAddress(), a.getPort());
+    }
+
+    private record Conn(Endpoint client, Endpoint server) implements TcpConnection {
+        @Override
+        public int index() {
+            return 0;
+        }
+
+        @Override
+        public boolean synSeen(Direction d) {
+            return true;
+        }
+
+        @Override
+        public long initialSequence(Direction d) {
+            return 0;
+        }
+    }
+
+    static long now() {
+        java.time.Instant t = java.time.Instant.now();
+        return t.getEpochSecond() * 1_000_000_000L + t.getNano();
+    }
+
+    private static void sleep(int ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,21 @@
+package io.rddp.conformance;
+
+/**
+ * How long the tester waits, in milliseconds. Loopback peers answer at once; a DUT in an emulated VM needs more, so
+ * everything scales together.
+ *
+ * @param connect  TCP connect and the DUT's MPA Reply
+ * @param reaction how long a DUT may take to react to a fault (Terminate, close)
+ * @param quiet    how long "no reaction" is watched before it counts as none
+ * @param control  control-channel operations that wait (accept, poll)
+ */
+public record Timeouts(int connect, int reaction, int quiet, int control) {
+
+    public static Timeouts defaults() {
+        return new Timeouts(5000, 3000, 300, 5000);
+    }
+
+    public Timeouts scaled(double f) {
+        return new Timeouts((int) (connect * f), (int) (reaction * f), (int) (quiet * f), (int) (control * f));
+    }
+}
