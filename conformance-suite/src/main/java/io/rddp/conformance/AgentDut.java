@@ -168,7 +168,7 @@ public final class AgentDut implements Dut {
             long sinkStag = 0x5EED00L, sinkTo = 0x1000;
             c.testerStag(sinkStag, sinkTo, 64, Set.of(StagRegistration.Access.WRITE));
             c.send(RdmapEncoder.readRequest(c.nextMsn(1), new ReadRequest(sinkStag, sinkTo, 64, b.stag(), b.to())));
-            if (!c.await(x -> readResponseBytes(x) >= 64 || x.close() != io.rddp.live.Link.PeerClose.OPEN,
+            if (!c.await(x -> readResponseBytes(x) >= 64 || x.peerClose() != io.rddp.live.Link.PeerClose.OPEN,
                     t.reaction())) {
                 return "no RDMA Read Response on a fresh connection within " + t.reaction() + " ms";
             }

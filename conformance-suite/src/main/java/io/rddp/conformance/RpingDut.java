@@ -98,7 +98,7 @@ public final class RpingDut implements Dut {
         c.testerStag(TESTER_STAG, TESTER_TO, SIZE, Set.of(StagRegistration.Access.READ,
                 StagRegistration.Access.WRITE));
         c.send(RdmapEncoder.send(c.nextMsn(0), info(TESTER_TO, TESTER_STAG, SIZE), c.mulpdu(1460)));
-        if (!c.await(x -> readRequest(x) != null || x.close() != io.rddp.live.Link.PeerClose.OPEN, t.reaction())) {
+        if (!c.await(x -> readRequest(x) != null || x.peerClose() != io.rddp.live.Link.PeerClose.OPEN, t.reaction())) {
             throw new Scenario.Skip("rping -s sent no RDMA Read Request for the advertised buffer", false);
         }
         ReadRequest rr = readRequest(c);
@@ -108,7 +108,7 @@ public final class RpingDut implements Dut {
         byte[] data = io.rddp.rnic.app.Rping.pingData(0, (int) rr.size());
         c.send(RdmapEncoder.readResponse(rr.sinkStag(), rr.sinkTo(), ByteBuffer.wrap(data), c.mulpdu(1460)));
         // the go-ahead: a 16-octet Send
-        c.await(x -> sends(x) >= 1 || x.close() != io.rddp.live.Link.PeerClose.OPEN, t.reaction());
+        c.await(x -> sends(x) >= 1 || x.peerClose() != io.rddp.live.Link.PeerClose.OPEN, t.reaction());
         return new Session.DutBuffer(rr.sinkStag(), rr.sinkTo(), (int) rr.size(), -1);
     }
 
@@ -152,7 +152,7 @@ public final class RpingDut implements Dut {
             long sinkStag = 0x7E57_0002L, sinkTo = 0x20_0000;
             c.testerStag(sinkStag, sinkTo, b.length(), Set.of(StagRegistration.Access.WRITE));
             c.send(RdmapEncoder.send(c.nextMsn(0), info(sinkTo, sinkStag, b.length()), c.mulpdu(1460)));
-            if (!c.await(x -> sends(x) >= 2 || x.close() != io.rddp.live.Link.PeerClose.OPEN, t.reaction())) {
+            if (!c.await(x -> sends(x) >= 2 || x.peerClose() != io.rddp.live.Link.PeerClose.OPEN, t.reaction())) {
                 return "rping -s did not finish a ping on a fresh connection within " + t.reaction() + " ms";
             }
             byte[] written = writes(c);

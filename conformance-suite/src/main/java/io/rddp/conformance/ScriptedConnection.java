@@ -345,7 +345,8 @@ public final class ScriptedConnection implements Closeable {
         }
     }
 
-    public Link.PeerClose close() {
+    /** How the DUT's side ended so far: OPEN, FIN or RST. */
+    public Link.PeerClose peerClose() {
         synchronized (lock) {
             return close;
         }
