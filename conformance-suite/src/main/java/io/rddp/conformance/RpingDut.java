@@ -112,6 +112,16 @@ public final class RpingDut implements Dut {
         return new Session.DutBuffer(rr.sinkStag(), rr.sinkTo(), (int) rr.size(), -1);
     }
 
+    /**
+     * A Send payload rping's server takes as a valid advertisement: a sink buffer of the tester's, registered with the
+     * judge, so whatever rping -s does with it (an RDMA Write or Read of {@code size} octets) is judged correct.
+     */
+    static byte[] advertisement(ScriptedConnection c, int size) {
+        long stag = 0x7E57_0003L, to = 0x30_0000;
+        c.testerStag(stag, to, size, Set.of(StagRegistration.Access.READ, StagRegistration.Access.WRITE));
+        return info(to, stag, size).array();
+    }
+
     static ByteBuffer info(long buf, long rkey, long size) {
         return ByteBuffer.allocate(16).putLong(buf).putInt((int) rkey).putInt((int) size).flip();
     }

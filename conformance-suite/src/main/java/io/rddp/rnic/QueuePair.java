@@ -246,10 +246,9 @@ public final class QueuePair {
     /** An orderly close (FIN); outstanding work requests complete with wr_flush_err. */
     public void close() {
         synchronized (lock) {
-            if (state == State.CLOSED) return;
-            if (state != State.ERROR && state != State.TERMINATE) {
-                enterError("closed by the local user");
-            }
+            // a Terminate on its way out closes the connection itself once it is written
+            if (state == State.CLOSED || state == State.TERMINATE) return;
+            if (state != State.ERROR) enterError("closed by the local user");
             link.finish();
             linger();
         }

@@ -1,0 +1,162 @@
+package io.rddp.conformance;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.rddp.sink.ErrorType;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The scenarios and the requirement catalogue, read from the classpath: {@code requirements.yaml} (every normative
+ * statement of RFC 5040, 5041, 5044, 6581 and 7306, with whether a peer can observe it) and the scenario files named
+ * in {@code scenarios/INDEX}. A scenario file is a YAML list of declarative scenarios; an entry with {@code java:}
+ * names a class for the complex ones.
+ */
+public final class Catalog {
+
+    private static final String BASE = "/io/rddp/conformance/";
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    static final Set<String> PASSIVE = Set.of("agent", "rping");
+
+    private final Map<String, Requirement> requirements;
+    private final Map<String, JsonNode> requirementSpecs;
+    private final List<Scenario> scenarios;
+
+    private Catalog(Map<String, Requirement> requirements, Map<String, JsonNode> requirementSpecs,
+                    List<Scenario> scenarios) {
+        this.requirements = requirements;
+        this.requirementSpecs = requirementSpecs;
+        this.scenarios = scenarios;
+    }
+
+    /** The catalogue bundled with the suite. */
+    public static Catalog load() {
+        Map<String, Requirement> reqs = new LinkedHashMap<>();
+        Map<String, JsonNode> specs = new LinkedHashMap<>();
+        JsonNode r = read("requirements.yaml");
+        for (JsonNode e : r) {
+            Requirement q = new Requirement(e.path("id").asText(), e.path("rfc").asText(), e.path("section").asText(),
+                    e.path("level").asText(), e.path("quote").asText());
+            if (reqs.put(q.id(), q) != null) throw new IllegalStateException("requirement " + q.id() + " twice");
+            specs.put(q.id(), e);
+        }
+        List<Scenario> out = new ArrayList<>();
+        Set<String> ids = new HashSet<>();
+        for (String file : index()) {
+            for (JsonNode e : read("scenarios/" + file)) {
+                Scenario s = scenario(e, reqs, file);
+                if (!ids.add(s.info().id())) {
+                    throw new IllegalStateException("scenario id " + s.info().id() + " twice (" + file + ")");
+                }
+                out.add(s);
+            }
+        }
+        return new Catalog(reqs, specs, out);
+    }
+
+    public List<Scenario> scenarios() {
+        return scenarios;
+    }
+
+    public Map<String, Requirement> requirements() {
+        return requirements;
+    }
+
+    /** Whether a requirement can be tested from the wire, and why not when it cannot. */
+    public boolean observable(String id) {
+        JsonNode e = requirementSpecs.get(id);
+        return e != null && e.path("observable").asBoolean(false);
+    }
+
+    public String reason(String id) {
+        JsonNode e = requirementSpecs.get(id);
+        return e == null ? "" : e.path("reason").asText("");
+    }
+
+    static List<String> index() {
+        List<String> files = new ArrayList<>();
+        try (InputStream in = Catalog.class.getResourceAsStream(BASE + "scenarios/INDEX")) {
+            if (in == null) throw new IllegalStateException("scenarios/INDEX is missing from the classpath");
+            for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
+                line = line.trim();
+                if (!line.isEmpty() && !line.startsWith("#")) files.add(line);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return files;
+    }
+
+    private static JsonNode read(String name) {
+        try (InputStream in = Catalog.class.getResourceAsStream(BASE + name)) {
+            if (in == null) throw new IllegalStateException(name + " is missing from the classpath");
+            return YAML.readTree(in);
+        } catch (IOException e) {
+            throw new IllegalStateException(name + ": " + e.getMessage(), e);
+        }
+    }
+
+    static Scenario scenario(JsonNode e, Map<String, Requirement> reqs, String file) {
+        String id = e.path("id").asText();
+        if (id.isEmpty()) throw new IllegalStateException(file + ": a scenario without an id");
+        List<Requirement> rs = new ArrayList<>();
+        for (JsonNode r : e.path("requires")) {
+            Requirement q = reqs.get(r.asText());
+            if (q == null) throw new IllegalStateException(file + ": " + id + " requires unknown " + r.asText());
+            rs.add(q);
+        }
+        if (rs.isEmpty()) throw new IllegalStateException(file + ": " + id + " proves no requirement");
+        Set<String> needs = new HashSet<>();
+        e.path("needs").forEach(n -> needs.add(n.asText()));
+        Set<String> profiles = new HashSet<>();
+        e.path("profiles").forEach(n -> profiles.add(n.asText()));
+        if (profiles.isEmpty()) profiles.addAll(PASSIVE);
+        List<Reaction> expected = new ArrayList<>();
+        for (JsonNode x : e.path("expect")) expected.add(reaction(x, id, file));
+        boolean negative = e.path("negative").asBoolean(!expected.isEmpty());
+        ScenarioInfo info = new ScenarioInfo(id, e.path("title").asText(id), rs, needs, profiles, expected, negative,
+                file);
+        if (e.has("java")) {
+            try {
+                Class<?> k = Class.forName(e.path("java").asText());
+                return (Scenario) k.getConstructor(ScenarioInfo.class, JsonNode.class).newInstance(info, e);
+            } catch (ReflectiveOperationException ex) {
+                throw new IllegalStateException(file + ": " + id + ": cannot load " + e.path("java").asText() + ": "
+                        + ex);
+            }
+        }
+        return new DeclarativeScenario(info, e);
+    }
+
+    static Reaction reaction(JsonNode x, String id, String file) {
+        Reaction.Grade g = x.path("grade").asText("strict").equals("lenient") ? Reaction.Grade.LENIENT
+                : Reaction.Grade.STRICT;
+        String reason = x.path("reason").asText("");
+        if (reason.isEmpty()) throw new IllegalStateException(file + ": " + id + ": every reaction needs a reason");
+        if (x.has("terminate")) {
+            String[] p = x.path("terminate").asText().split("/");
+            if (p.length != 3) throw new IllegalStateException(file + ": " + id + ": terminate is L/E/C, e.g. 1/2/3");
+            int code = p[2].equals("*") ? -1 : Integer.decode(p[2]);
+            int layer = Integer.parseInt(p[0]), etype = Integer.parseInt(p[1]);
+            if (code >= 0 && !new ErrorType(layer, etype, code).isDefined()) {
+                throw new IllegalStateException(file + ": " + id + ": " + x.path("terminate").asText()
+                        + " is not in the RFC tables");
+            }
+            return new Reaction(Reaction.Kind.TERMINATE, layer, etype, code, g, reason);
+        }
+        if (x.has("close")) return new Reaction(Reaction.Kind.CLOSE, 0, 0, 0, g, reason);
+        if (x.has("reject")) return new Reaction(Reaction.Kind.REJECT, 0, 0, 0, g, reason);
+        if (x.has("continue")) return new Reaction(Reaction.Kind.CONTINUE, 0, 0, 0, g, reason);
+        throw new IllegalStateException(file + ": " + id + ": a reaction is terminate, close, reject or continue");
+    }
+}

@@ -1,0 +1,362 @@
+package io.rddp.conformance;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.rddp.ddp.DdpSegment;
+import io.rddp.dut.ControlClient;
+import io.rddp.mpa.FpduEncoder;
+import io.rddp.mpa.MpaStartFrame;
+import io.rddp.rdmap.AtomicRequest;
+import io.rddp.rdmap.AtomicResponse;
+import io.rddp.rdmap.RdmapEncoder;
+import io.rddp.rdmap.ReadRequest;
+import io.rddp.rdmap.Terminate;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+
+/**
+ * A scenario written as data (conformance-suite/src/main/resources/io/rddp/conformance/scenarios/*.yaml): a setup,
+ * steps the tester carries out, and the reactions it accepts. The steps cover the common shape of a conformance
+ * test: open a connection, send correct and faulty PDUs with any field at any value, and watch the DUT. The format is
+ * described in the README of the scenarios folder.
+ */
+final class DeclarativeScenario implements Scenario {
+
+    private final ScenarioInfo info;
+    private final JsonNode spec;
+
+    DeclarativeScenario(ScenarioInfo info, JsonNode spec) {
+        this.info = info;
+        this.spec = spec;
+    }
+
+    @Override
+    public ScenarioInfo info() {
+        return info;
+    }
+
+    @Override
+    public void run(ScenarioContext ctx) throws Exception {
+        Setup setup = setup(spec);
+        Session s = ctx.open(setup);
+        MpaStartFrame reply = s.conn().peerStartFrame();
+        if (setup.request() != null && (reply == null || reply.reject()) && !spec.path("mpa").has("expect-reject")) {
+            throw new ScenarioFailure("the DUT gave no usable MPA Reply to a valid Request"
+                    + (reply != null ? " (it rejected it)" : "") + ", so the scenario could not reach its fault");
+        }
+        for (JsonNode step : spec.path("steps")) step(ctx, s, step);
+    }
+
+    // ------------------------------------------------------------------ setup
+
+    static Setup setup(JsonNode spec) {
+        Setup s = Setup.defaults();
+        JsonNode st = spec.path("setup");
+        if (st.has("receives") || st.has("receive-length")) {
+            s = s.withReceives(st.path("receives").asInt(s.receives()), st.path("receive-length")
+                    .asInt(s.receiveLength()));
+        }
+        if (st.has("buffer") || st.has("access")) {
+            java.util.Set<String> access = new java.util.HashSet<>();
+            if (st.has("access")) st.path("access").forEach(a -> access.add(a.asText()));
+            else access.addAll(s.bufferAccess());
+            s = s.withBuffer(st.path("buffer").asInt(s.bufferLength()), access);
+        }
+        if (st.path("manual-accept").asBoolean(false)) s = s.withManualAccept(true);
+        if (st.has("ird") || st.has("ord")) s = s.withIrdOrd(st.path("ird").asInt(-1), st.path("ord").asInt(-1));
+        JsonNode mpa = spec.path("mpa");
+        if (mpa.isTextual() && mpa.asText().equals("none")) return s.withRequest(null);
+        if (mpa.isObject()) s = s.withRequest(startFrame(mpa, true));
+        return s;
+    }
+
+    /** An MPA start frame from {key, m, c, r, res, rev, pd-length, private-data, enhanced{...}}. */
+    static MpaStartFrame startFrame(JsonNode f, boolean request) {
+        int rev = f.path("rev").asInt(2);
+        MpaStartFrame.Enhanced e = null;
+        JsonNode en = f.path("enhanced");
+        if (rev >= 2 && !(en.isBoolean() && !en.asBoolean())) {
+            e = new MpaStartFrame.Enhanced(en.path("ird").asInt(f.path("ird").asInt(4)),
+                    en.path("ord").asInt(f.path("ord").asInt(4)), en.path("p2p").asBoolean(false),
+                    en.path("send").asBoolean(false), en.path("write").asBoolean(false), en.path("read").asBoolean(false));
+        }
+        byte[] pd = f.has("private-data") ? HexFormat.of().parseHex(f.path("private-data").asText()) : new byte[0];
+        boolean m = f.path("m").asInt(0) != 0, c = f.path("c").asInt(0) != 0, r = f.path("r").asInt(0) != 0;
+        MpaStartFrame base = request ? MpaStartFrame.request(m, c, rev, e, pd) : MpaStartFrame.reply(m, c, r, rev, e, pd);
+        int res = f.has("res") ? f.path("res").asInt() : base.reserved();
+        int pdLength = f.has("pd-length") ? f.path("pd-length").asInt() : base.pdLength();
+        byte[] privateData = base.privateData();
+        if (f.has("private-length")) privateData = new byte[f.path("private-length").asInt()];
+        boolean keyValid = !f.has("key");
+        MpaStartFrame out = new MpaStartFrame(base.kind(), keyValid, m, c, r && request || base.reject(), res, rev,
+                f.has("private-length") && !f.has("pd-length") ? privateData.length : pdLength, privateData,
+                base.enhanced());
+        return out;
+    }
+
+    // ------------------------------------------------------------------ steps
+
+    private void step(ScenarioContext ctx, Session s, JsonNode step) throws Exception {
+        ScriptedConnection c = s.conn();
+        String kind = step.fieldNames().next();
+        JsonNode a = step.get(kind);
+        switch (kind) {
+            case "send" -> {
+                int times = a.path("count").asInt(1);
+                for (int i = 0; i < times; i++) send(ctx, s, a);
+            }
+            case "start" -> {
+                MpaStartFrame f = startFrame(a, true);
+                if (a.has("key")) {
+                    byte[] bytes = f.toBytes();
+                    byte[] key = a.path("key").asText().getBytes(StandardCharsets.US_ASCII);
+                    System.arraycopy(key, 0, bytes, 0, Math.min(16, key.length));
+                    c.write(bytes);
+                } else {
+                    c.sendStartFrame(f);
+                }
+                if (a.path("full-operation").asBoolean(false)) c.fullOperation(f.crc(), false);
+            }
+            case "await-reply" -> {
+                MpaStartFrame reply = c.awaitStartFrame(ctx.timeouts().connect());
+                if (reply != null && !reply.reject()) c.fullOperation();
+            }
+            case "full-operation" -> c.fullOperation(a.path("crc").asBoolean(false), a.path("markers").asBoolean(false));
+            case "raw" -> c.write(HexFormat.of().parseHex(a.asText().replace(" ", "")));
+            case "wait" -> Thread.sleep(Math.min(a.asLong(), 10_000));
+            case "fin" -> c.finish();
+            case "rst" -> c.abort();
+            case "expect-fpdus" -> {
+                if (!c.awaitFpdus(a.asInt(), ctx.timeouts().reaction())) {
+                    throw new ScenarioFailure("the DUT sent " + fpdus(c) + " FPDUs, " + a.asInt() + " were expected");
+                }
+            }
+            case "check-recv" -> checkRecv(ctx, s, a);
+            case "dut" -> dutOp(ctx, s, a);
+            default -> throw new IllegalArgumentException("unknown step \"" + kind + "\"");
+        }
+    }
+
+    private static int fpdus(ScriptedConnection c) {
+        int n = 0;
+        for (ScriptedConnection.DutPdu p : c.dutPdus()) if (p.start() == null) n++;
+        return n;
+    }
+
+    /** One message, every field defaulted from the connection's state and overridable. */
+    private void send(ScenarioContext ctx, Session s, JsonNode a) throws Exception {
+        ScriptedConnection c = s.conn();
+        String op = a.path("opcode").asText("send");
+        byte[] data = payload(a);
+        if (ctx.dut() instanceof RpingDut && (op.equals("send") || op.equals("send_se")) && !a.has("data")
+                && data.length == 16) {
+            // rping -s reads every 16-octet Send as an advertisement: make it a valid one
+            data = RpingDut.advertisement(c, s.buffer() != null ? s.buffer().length() : RpingDut.SIZE);
+        }
+        int mulpdu = a.has("mulpdu") ? a.path("mulpdu").asInt() : c.mulpdu(a.path("mss").asInt(1460));
+        ByteBuffer d = ByteBuffer.wrap(data);
+        RdmapEncoder.Builder b = switch (op) {
+            case "send" -> RdmapEncoder.send(msn(c, 0, a), d, mulpdu);
+            case "send_se" -> RdmapEncoder.sendWithSe(msn(c, 0, a), d, mulpdu);
+            case "send_inv" -> RdmapEncoder.sendWithInvalidate(msn(c, 0, a), d, mulpdu, value(s, a, "invalidate-stag", 0));
+            case "send_se_inv" -> RdmapEncoder.sendWithSeAndInvalidate(msn(c, 0, a), d, mulpdu,
+                    value(s, a, "invalidate-stag", 0));
+            case "write" -> RdmapEncoder.write(value(s, a, "stag", dutStag(s)), value(s, a, "to", dutTo(s)), d, mulpdu);
+            case "read_response" -> RdmapEncoder.readResponse(value(s, a, "stag", dutStag(s)),
+                    value(s, a, "to", dutTo(s)), d, mulpdu);
+            case "read" -> {
+                long sinkStag = value(s, a, "sink-stag", 0x5EED00);
+                long sinkTo = value(s, a, "sink-to", 0x1000);
+                long size = value(s, a, "size", 64);
+                c.testerStag(sinkStag, sinkTo, Math.max(size, 1), java.util.Set.of(
+                        io.rddp.sink.StagRegistration.Access.WRITE));
+                yield RdmapEncoder.readRequest(msn(c, 1, a), new ReadRequest(sinkStag, sinkTo, size,
+                        value(s, a, "src-stag", dutStag(s)), value(s, a, "src-to", dutTo(s)))).data(d);
+            }
+            case "terminate" -> RdmapEncoder.terminate(msn(c, 2, a), Terminate.of(a.path("layer").asInt(0),
+                    a.path("etype").asInt(2), a.path("code").asInt(7))).data(d);
+            case "immediate" -> RdmapEncoder.immediateData(msn(c, 0, a), value(s, a, "imm", 0x1122334455667788L))
+                    .data(d);
+            case "immediate_se" -> RdmapEncoder.immediateDataWithSe(msn(c, 0, a), value(s, a, "imm", 1)).data(d);
+            case "fetch_add", "cmp_swap" -> {
+                long id = value(s, a, "request-id", c.peekMsn(1));
+                AtomicRequest ar = new AtomicRequest(0, (int) value(s, a, "aopcode", op.equals("fetch_add")
+                        ? AtomicRequest.FETCH_ADD : AtomicRequest.CMP_SWAP), id, value(s, a, "stag", dutStag(s)),
+                        value(s, a, "to", dutTo(s)), value(s, a, "add", value(s, a, "swap", 1)),
+                        value(s, a, "mask", op.equals("fetch_add") ? 0 : -1L), value(s, a, "compare", 0),
+                        op.equals("fetch_add") ? -1L : value(s, a, "compare-mask", -1L));
+                yield RdmapEncoder.atomicRequest(msn(c, 1, a), ar).data(d);
+            }
+            case "atomic_response" -> RdmapEncoder.atomicResponse(msn(c, 3, a),
+                    new AtomicResponse(value(s, a, "request-id", 1), value(s, a, "value", 0))).data(d);
+            default -> throw new IllegalArgumentException("unknown opcode \"" + op + "\"");
+        };
+        if (a.has("opcode-value")) b.opcode(a.path("opcode-value").asInt());
+        if (a.has("qn")) b.qn(a.path("qn").asLong());
+        if (a.has("mo")) b.mo(a.path("mo").asLong());
+        if (a.has("last")) b.lastFlag(a.path("last").asBoolean());
+        if (a.has("rdma-version")) b.rdmaVersion(a.path("rdma-version").asInt());
+        if (a.has("rdmap-rsv")) b.rdmapReserved(a.path("rdmap-rsv").asInt());
+        if (a.has("ddp-version")) b.ddpVersion(a.path("ddp-version").asInt());
+        if (a.has("ddp-rsvd")) b.ddpReserved(a.path("ddp-rsvd").asInt());
+        if (a.has("tagged")) b.tagged(a.path("tagged").asBoolean());
+        if (a.has("stag") && !op.equals("write") && !op.equals("read_response") && !op.startsWith("fetch")
+                && !op.startsWith("cmp")) {
+            b.stag(value(s, a, "stag", 0));
+        }
+        if (a.has("to") && !op.equals("write") && !op.equals("read_response") && !op.startsWith("fetch")
+                && !op.startsWith("cmp")) {
+            b.to(value(s, a, "to", 0));
+        }
+        if (a.has("invalidate-stag") && !op.contains("inv")) b.invalidateStag(value(s, a, "invalidate-stag", 0));
+        List<DdpSegment> segs = b.segments();
+        FpduEncoder.Faults f = faults(a.path("faults"));
+        ByteArrayOutputStream all = new ByteArrayOutputStream();
+        List<Integer> cuts = new ArrayList<>();
+        for (DdpSegment seg : segs) {
+            ByteBuffer u = seg.toByteBuffer();
+            if (a.has("truncate")) u = ByteBuffer.wrap(java.util.Arrays.copyOf(u.array(), a.path("truncate").asInt()));
+            byte[] fpdu = c.fpdu(u, f);
+            all.writeBytes(fpdu);
+            cuts.add(all.size());
+        }
+        byte[] bytes = all.toByteArray();
+        JsonNode tcp = a.path("tcp");
+        int[] at;
+        if (tcp.path("every").asInt(0) > 0) {
+            int k = tcp.path("every").asInt();
+            at = new int[(bytes.length - 1) / k];
+            for (int i = 0; i < at.length; i++) at[i] = (i + 1) * k;
+        } else if (tcp.has("cuts")) {
+            at = new int[tcp.path("cuts").size()];
+            for (int i = 0; i < at.length; i++) at[i] = tcp.path("cuts").get(i).asInt();
+        } else if (tcp.path("coalesce").asBoolean(false)) {
+            at = new int[0];
+        } else {
+            at = cuts.stream().mapToInt(Integer::intValue).limit(Math.max(0, cuts.size() - 1)).toArray();
+        }
+        c.write(bytes, at, tcp.path("pause-ms").asInt(0));
+        if (op.equals("write") || op.equals("read_response")) placed(ctx, s, value(s, a, "to", dutTo(s)), data.length);
+    }
+
+    /** Octets a correct tagged message puts into the DUT buffer are allowed by the placement check. */
+    private static void placed(ScenarioContext ctx, Session s, long to, int length) {
+        if (s.buffer() == null || length == 0) return;
+        long off = to - s.buffer().to();
+        ctx.allowPlacement(off, length);
+    }
+
+    private static byte[] payload(JsonNode a) {
+        if (a.has("data")) return HexFormat.of().parseHex(a.path("data").asText());
+        int n = a.path("length").asInt(0);
+        byte[] b = new byte[n];
+        for (int i = 0; i < n; i++) b[i] = (byte) ('a' + i % 26);
+        return b;
+    }
+
+    /** The MSN: absolute, "+k"/"-k" from the next one, or the next one; the count follows what was sent. */
+    private static long msn(ScriptedConnection c, int qn, JsonNode a) {
+        if (!a.has("msn")) return c.nextMsn(qn);
+        String v = a.path("msn").asText();
+        long next = c.peekMsn(qn);
+        long m = v.startsWith("+") || v.startsWith("-") ? next + Long.parseLong(v) : Long.parseLong(v);
+        m &= 0xFFFF_FFFFL;
+        while (c.peekMsn(qn) <= m && m - c.peekMsn(qn) < 1_000_000) c.nextMsn(qn);
+        return m;
+    }
+
+    private static long dutStag(Session s) {
+        return s.buffer() == null ? 0x12345600L : s.buffer().stag();
+    }
+
+    private static long dutTo(Session s) {
+        return s.buffer() == null ? 0 : s.buffer().to();
+    }
+
+    /**
+     * A number field: decimal, 0x hex, or an expression over the DUT buffer: "dut.stag", "dut.to", "dut.len",
+     * "dut.end" (to + len), joined by + and -, e.g. "dut.end-4", "dut.stag+1".
+     */
+    static long value(Session s, JsonNode a, String field, long dflt) {
+        JsonNode v = a.get(field);
+        if (v == null || v.isNull()) return dflt;
+        if (v.isNumber()) return v.asLong();
+        String e = v.asText().replace(" ", "");
+        if (e.equals("dut")) e = field.contains("stag") ? "dut.stag" : "dut.to";
+        long total = 0;
+        int sign = 1;
+        int i = 0;
+        while (i < e.length()) {
+            int j = i;
+            while (j < e.length() && e.charAt(j) != '+' && (e.charAt(j) != '-' || j == i)) j++;
+            String term = e.substring(i, j);
+            long t;
+            Session.DutBuffer b = s.buffer();
+            t = switch (term) {
+                case "dut.stag" -> b == null ? 0 : b.stag();
+                case "dut.to" -> b == null ? 0 : b.to();
+                case "dut.len" -> b == null ? 0 : b.length();
+                case "dut.end" -> b == null ? 0 : b.to() + b.length();
+                default -> term.startsWith("0x") ? Long.parseUnsignedLong(term.substring(2), 16) : Long.parseLong(term);
+            };
+            total += sign * t;
+            if (j < e.length()) sign = e.charAt(j) == '-' ? -1 : 1;
+            i = j + 1;
+        }
+        return total;
+    }
+
+    static FpduEncoder.Faults faults(JsonNode f) {
+        FpduEncoder.Faults out = FpduEncoder.Faults.NONE;
+        if (f.isMissingNode()) return out;
+        switch (f.path("crc").asText("right")) {
+            case "wrong" -> out = out.withCrc(FpduEncoder.Crc.WRONG);
+            case "other-order" -> out = out.withCrc(FpduEncoder.Crc.OTHER_BYTE_ORDER);
+            case "zero" -> out = out.withCrc(FpduEncoder.Crc.ZERO);
+            default -> {
+            }
+        }
+        if (f.has("pad")) out = out.withPadByte(f.path("pad").asInt());
+        if (f.has("marker-delta")) out = out.withMarkerPointerDelta(f.path("marker-delta").asInt());
+        if (f.path("omit-markers").asBoolean(false)) out = out.withoutMarkers();
+        return out;
+    }
+
+    /** Agent profile: the DUT's receive completion of the tester's Send. */
+    private static void checkRecv(ScenarioContext ctx, Session s, JsonNode a) throws Exception {
+        AgentDut agent = ctx.agent();
+        JsonNode wcs = agent.control().call(ControlClient.request("poll").put("qp", s.qp())
+                .put("timeout_ms", ctx.timeouts().reaction()));
+        JsonNode wc = wcs.path("completions").path(0);
+        if (!"success".equals(wc.path("status").asText())) {
+            throw new ScenarioFailure("the DUT did not complete the receive: " + wcs.path("completions"));
+        }
+        if (a.has("length") && wc.path("byte_len").asLong() != a.path("length").asLong()) {
+            throw new ScenarioFailure("the DUT received " + wc.path("byte_len") + " octets, " + a.path("length")
+                    + " were sent");
+        }
+        if (a.has("data") && !a.path("data").asText().equals(wc.path("data").asText())) {
+            throw new ScenarioFailure("the DUT received " + wc.path("data") + ", " + a.path("data") + " was sent");
+        }
+    }
+
+    /** Agent profile: a control-protocol operation on the session's queue pair. */
+    private static void dutOp(ScenarioContext ctx, Session s, JsonNode a) throws Exception {
+        AgentDut agent = ctx.agent();
+        ObjectNode req = ((ObjectNode) a.deepCopy());
+        if (!req.has("qp") && s.qp() >= 0) req.put("qp", s.qp());
+        agent.control().call(req);
+    }
+
+    /** Used by the report for a short description of a step list. */
+    static String describeSteps(JsonNode spec) {
+        List<String> out = new ArrayList<>();
+        for (JsonNode step : spec.path("steps")) out.add(step.toString());
+        return String.join("; ", out);
+    }
+}

@@ -1,0 +1,336 @@
+package io.rddp.conformance;
+
+import io.rddp.analyze.Analysis;
+import io.rddp.analyze.Analyzer;
+import io.rddp.analyze.Annotator;
+import io.rddp.capture.CaptureReader;
+import io.rddp.capture.CaptureReaders;
+import io.rddp.live.Link;
+import io.rddp.live.Recorder;
+import io.rddp.mpa.MpaStartFrame;
+import io.rddp.rdmap.Opcode;
+import io.rddp.rdmap.Terminate;
+import io.rddp.sink.ErrorType;
+import io.rddp.sink.Severity;
+import io.rddp.sink.SinkModel;
+import io.rddp.sink.StagRegistry;
+import io.rddp.sink.Violation;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * Runs scenarios against a DUT and judges each: the reaction to the fault against the scenario's accepted reactions
+ * (strict, lenient, non-strict, fail), the close as its own axis, the judge's findings about what the DUT sent, then
+ * the placement check (canary) and, after a negative scenario, the liveness check. A scenario that the suite itself
+ * could not run is an error, never a failure of the DUT.
+ */
+public final class Runner {
+
+    /** Judge findings that the reaction axis judges instead (the Terminate's form and whether it came). */
+    private static final Set<String> REACTION_CHECKS = Set.of("rdmap.terminate.missing", "rdmap.terminate.mismatch",
+            "rdmap.terminate.header-control", "rdmap.terminate.terminated-header", "rdmap.terminate.code",
+            "rdmap.terminate.segments", "rdmap.terminate.unexplained");
+    /** The Terminate's own form: a strict pass needs all of it right (RFC 5040 §4.8). */
+    private static final Set<String> TERMINATE_FORM = Set.of("rdmap.terminate.header-control",
+            "rdmap.terminate.terminated-header", "rdmap.terminate.code", "rdmap.terminate.segments");
+
+    private final Dut dut;
+    private final Timeouts timeouts;
+    private final Path reportDir;
+    private final Consumer<Result> progress;
+
+    /** @param reportDir where per-scenario pcapngs go (pcaps/ below it), or null for none */
+    public Runner(Dut dut, Timeouts timeouts, Path reportDir, Consumer<Result> progress) {
+        this.dut = dut;
+        this.timeouts = timeouts;
+        this.reportDir = reportDir;
+        this.progress = progress;
+    }
+
+    public List<Result> run(List<Scenario> scenarios) {
+        List<Result> out = new ArrayList<>();
+        for (Scenario s : scenarios) {
+            Result r = run(s);
+            out.add(r);
+            progress.accept(r);
+        }
+        return out;
+    }
+
+    public Result run(Scenario scenario) {
+        ScenarioInfo info = scenario.info();
+        long start = System.nanoTime();
+        if (!info.profiles().contains(dut.profile())) {
+            return skip(info, "profile", "needs the " + String.join(" or ", info.profiles()) + " profile", start);
+        }
+        for (String need : info.needs()) {
+            if (!dut.capabilities().contains(need)) {
+                return skip(info, "not-supported", "the DUT does not declare " + need, start);
+            }
+        }
+        Path pcap = null;
+        Recorder recorder = null;
+        try {
+            if (reportDir != null) {
+                Files.createDirectories(reportDir.resolve("pcaps"));
+                pcap = reportDir.resolve("pcaps").resolve(info.id() + ".pcapng");
+                recorder = Recorder.create(pcap);
+            }
+        } catch (IOException e) {
+            return new Result(info, dut.profile(), Result.Verdict.ERROR, null, null, "", List.of(),
+                    List.of("cannot record the exchange: " + e.getMessage()), null, millis(start));
+        }
+        ScenarioContext ctx = new ScenarioContext(dut, timeouts, recorder, info);
+        Result r;
+        try {
+            r = execute(scenario, ctx, start);
+        } finally {
+            for (Session s : ctx.sessions()) s.close();
+            try {
+                dut.reset();
+            } catch (Exception e) {
+                ctx.note("resetting the DUT failed: " + e.getMessage());
+            }
+            if (recorder != null) {
+                try {
+                    recorder.close();
+                } catch (IOException e) {
+                    ctx.note("recording: " + e.getMessage());
+                }
+            }
+        }
+        if (pcap != null) annotate(pcap);
+        String rel = pcap == null ? null : "pcaps/" + pcap.getFileName();
+        return new Result(r.info(), r.profile(), r.verdict(), r.grade(), r.close(), r.observed(), r.findings(),
+                r.notes(), rel, millis(start));
+    }
+
+    private Result execute(Scenario scenario, ScenarioContext ctx, long start) {
+        ScenarioInfo info = scenario.info();
+        String failure = null;
+        try {
+            scenario.run(ctx);
+        } catch (Scenario.Skip e) {
+            return new Result(info, dut.profile(), Result.Verdict.SKIP, e.notSupported() ? "not-supported" : "profile",
+                    null, e.getMessage(), List.of(), ctx.notes(), null, 0);
+        } catch (Scenario.ScenarioFailure e) {
+            failure = e.getMessage();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return error(info, ctx, "interrupted");
+        } catch (Exception e) {
+            // the tester could not carry out its own steps: a suite error, unless the DUT simply went away
+            Session p = ctx.primary();
+            if (!(e instanceof IOException) || p == null || p.conn().peerClose() == Link.PeerClose.OPEN) {
+                return error(info, ctx, "the scenario could not run: " + e);
+            }
+            ctx.note("the tester's own step failed because the DUT closed first: " + e.getMessage());
+        }
+        Session primary = ctx.primary();
+        if (primary == null) return error(info, ctx, "the scenario opened no connection");
+        ScriptedConnection c = primary.conn();
+        try {
+            awaitReaction(info, c);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return error(info, ctx, "interrupted");
+        }
+        c.settle();
+        List<String> notes = new ArrayList<>(ctx.notes());
+        Observed o = observe(c);
+        List<String> findings = new ArrayList<>();
+        for (Violation v : c.violations()) {
+            if (v.direction() == c.dutDirection() && v.severity() == Severity.ERROR
+                    && !REACTION_CHECKS.contains(v.id())) {
+                findings.add(v.id() + ": " + v.message() + " [" + v.rfc() + " " + v.section() + "]");
+            }
+        }
+        Result.Verdict verdict;
+        String grade = null;
+        if (failure != null) {
+            verdict = Result.Verdict.FAIL;
+            notes.add(0, failure);
+        } else if (info.expected().isEmpty()) {
+            verdict = findings.isEmpty() ? Result.Verdict.PASS : Result.Verdict.FAIL;
+            grade = verdict == Result.Verdict.PASS ? "strict" : null;
+        } else {
+            Reaction match = null;
+            for (Reaction alt : info.expected()) {
+                if (matches(alt, o)) {
+                    match = alt;
+                    break;
+                }
+            }
+            if (match == null) {
+                String level = info.level();
+                if (level.equals("SHOULD")) {
+                    verdict = Result.Verdict.PASS;
+                    grade = "non-strict";
+                    notes.add("a SHOULD missed: expected " + info.expectedText());
+                } else if (level.equals("MAY")) {
+                    verdict = Result.Verdict.PASS;
+                    grade = "informational";
+                } else {
+                    verdict = Result.Verdict.FAIL;
+                    notes.add("expected " + info.expectedText());
+                }
+            } else {
+                verdict = Result.Verdict.PASS;
+                grade = match.grade() == Reaction.Grade.STRICT ? "strict" : "lenient";
+                if (match.grade() == Reaction.Grade.LENIENT) notes.add("accepted: " + match.reason());
+                if (match.kind() == Reaction.Kind.TERMINATE && grade.equals("strict")) {
+                    List<String> form = new ArrayList<>();
+                    for (Violation v : c.violations()) {
+                        if (v.direction() == c.dutDirection() && TERMINATE_FORM.contains(v.id())) {
+                            form.add(v.id() + ": " + v.message());
+                        }
+                    }
+                    if (!form.isEmpty()) {
+                        grade = "lenient";
+                        notes.add("the right Terminate type, but " + String.join("; ", form));
+                    } else if (c.peerClose() == Link.PeerClose.OPEN) {
+                        grade = "lenient";
+                        notes.add("the Terminate was not followed by a close within " + timeouts.reaction() + " ms");
+                    }
+                }
+                if (!findings.isEmpty() && grade.equals("strict")) {
+                    grade = "lenient";
+                    notes.add("the DUT also broke other rules (see findings)");
+                }
+            }
+        }
+        if (verdict != Result.Verdict.FAIL) {
+            try {
+                String placed = dut.placement(primary, ctx.allowed());
+                if (placed != null) {
+                    verdict = Result.Verdict.FAIL;
+                    grade = null;
+                    notes.add("placement check: " + placed);
+                }
+            } catch (Exception e) {
+                notes.add("placement check could not run: " + e.getMessage());
+            }
+        }
+        if (info.negative()) {
+            for (Session s : ctx.sessions()) s.close();
+            try {
+                String dead = dut.liveness(ctx.recorder(), timeouts);
+                if (dead != null) {
+                    verdict = Result.Verdict.FAIL;
+                    grade = null;
+                    notes.add("liveness check: " + dead);
+                }
+            } catch (Exception e) {
+                verdict = Result.Verdict.FAIL;
+                grade = null;
+                notes.add("liveness check: " + e.getMessage());
+            }
+        }
+        return new Result(info, dut.profile(), verdict, grade, closeText(c), o.text, findings, notes, null, 0);
+    }
+
+    /** Waits for what the scenario expects: a close after a fault, or a quiet spell when the DUT should go on. */
+    private void awaitReaction(ScenarioInfo info, ScriptedConnection c) throws InterruptedException {
+        boolean expectsEnd = false;
+        for (Reaction r : info.expected()) {
+            if (r.kind() != Reaction.Kind.CONTINUE) expectsEnd = true;
+        }
+        if (expectsEnd) {
+            c.awaitClose(timeouts.reaction());
+        } else {
+            c.awaitClose(timeouts.quiet());
+        }
+    }
+
+    /** What the DUT did, reduced to what reactions are matched against. */
+    record Observed(ErrorType terminate, Terminate body, boolean rejected, boolean repliedMpa, Link.PeerClose close,
+                    String text) {
+    }
+
+    static Observed observe(ScriptedConnection c) {
+        Terminate term = null;
+        boolean rejected = false, replied = false;
+        for (ScriptedConnection.DutPdu p : c.dutPdus()) {
+            if (p.start() != null) {
+                replied = true;
+                rejected |= p.start().reject();
+            }
+            if (term == null && p.rdmap() != null && p.rdmap().opcode() == Opcode.TERMINATE
+                    && p.rdmap().body() instanceof Terminate t) {
+                term = t;
+            }
+        }
+        Link.PeerClose close = c.peerClose();
+        StringBuilder sb = new StringBuilder();
+        if (term != null) {
+            ErrorType et = ErrorType.of(term);
+            sb.append("Terminate ").append(et).append(term.segmentLengthValid() ? " M" : "")
+                    .append(term.ddpHeaderIncluded() ? " D" : "").append(term.rdmaHeaderIncluded() ? " R" : "");
+        } else if (rejected) {
+            sb.append("MPA Reply with R = 1");
+        } else if (!replied && c.ourStartFrame() != null && c.ourStartFrame().kind() == MpaStartFrame.Kind.REQUEST) {
+            sb.append("no MPA Reply");
+        } else {
+            sb.append("no Terminate");
+        }
+        sb.append(switch (close) {
+            case OPEN -> ", connection still open";
+            case FIN -> ", then FIN after " + c.closeAtMs() + " ms";
+            case RST -> (c.dataBeforeClose() ? ", then RST" : ", RST") + " after " + c.closeAtMs() + " ms";
+        });
+        return new Observed(term == null ? null : ErrorType.of(term), term, rejected, replied, close, sb.toString());
+    }
+
+    private static boolean matches(Reaction alt, Observed o) {
+        return switch (alt.kind()) {
+            case TERMINATE -> o.terminate != null && alt.matches(o.terminate);
+            case REJECT -> o.terminate == null && o.rejected;
+            case CLOSE -> o.terminate == null && !o.rejected && o.close != Link.PeerClose.OPEN;
+            case CONTINUE -> o.terminate == null && !o.rejected && o.close == Link.PeerClose.OPEN;
+        };
+    }
+
+    private static String closeText(ScriptedConnection c) {
+        return switch (c.peerClose()) {
+            case OPEN -> "open";
+            case FIN -> "fin";
+            case RST -> c.dataBeforeClose() ? "rst-after-data" : "rst";
+        };
+    }
+
+    /** Re-analyses the recording and writes it back with the violations as packet comments. */
+    private static void annotate(Path pcap) {
+        try {
+            Analysis a;
+            try (CaptureReader r = CaptureReaders.open(pcap)) {
+                a = new Analyzer(SinkModel.Options.defaults(), StagRegistry.empty()).run(r, () -> { });
+            }
+            Path tmp = pcap.resolveSibling(pcap.getFileName() + ".tmp");
+            Annotator.annotate(pcap, tmp, a.violations());
+            Files.move(tmp, pcap, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            // the unannotated recording stays
+        }
+    }
+
+    private Result skip(ScenarioInfo info, String grade, String why, long start) {
+        return new Result(info, dut.profile(), Result.Verdict.SKIP, grade, null, why, List.of(), List.of(), null,
+                millis(start));
+    }
+
+    private Result error(ScenarioInfo info, ScenarioContext ctx, String why) {
+        List<String> notes = new ArrayList<>(ctx.notes());
+        notes.add(0, why);
+        return new Result(info, dut.profile(), Result.Verdict.ERROR, null, null, "", List.of(), notes, null, 0);
+    }
+
+    private static long millis(long start) {
+        return (System.nanoTime() - start) / 1_000_000L;
+    }
+}

@@ -1,0 +1,79 @@
+package io.rddp.conformance;
+
+import io.rddp.dut.ControlClient;
+import io.rddp.dut.ControlServer;
+import io.rddp.rnic.Rnic;
+import io.rddp.rnic.RnicConfig;
+import io.rddp.rnic.RnicControl;
+import io.rddp.rnic.RnicListener;
+import io.rddp.rnic.app.Rping;
+import org.junit.jupiter.api.Test;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The whole suite against the emulated RNIC over loopback, in both passive profiles. */
+class PeerSuiteTest {
+
+    static List<Result> runAgent(RnicConfig config) throws Exception {
+        try (Rnic rnic = new Rnic(config, null)) {
+            RnicListener l = rnic.listen(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), false,
+                    io.rddp.rnic.ConnectionSettings.defaults(rnic));
+            int port = l.port();
+            try (ControlServer cs = new ControlServer(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+                    () -> new RnicControl(rnic, "test"))) {
+                AgentDut dut = new AgentDut(ControlClient.connect(cs.address(), 2000),
+                        new InetSocketAddress(InetAddress.getLoopbackAddress(), port), port);
+                try (dut) {
+                    return new Runner(dut, Timeouts.defaults(), null, r -> { }).run(Catalog.load().scenarios());
+                }
+            }
+        }
+    }
+
+    static List<Result> runRping(RnicConfig config) throws Exception {
+        try (Rnic rnic = new Rnic(config, null)) {
+            RnicListener l = rnic.listen(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), false,
+                    Rping.serverSettings(rnic));
+            Thread server = new Thread(() -> {
+                try {
+                    Rping.serve(rnic, l, 0, false, new java.io.PrintStream(java.io.OutputStream.nullOutputStream()));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            server.setDaemon(true);
+            server.start();
+            try {
+                RpingDut dut = new RpingDut(l.address(), Set.of("mpa-rev2", "crc", "markers"));
+                return new Runner(dut, Timeouts.defaults(), null, r -> { }).run(Catalog.load().scenarios());
+            } finally {
+                server.interrupt();
+            }
+        }
+    }
+
+    static String table(List<Result> rs) {
+        return rs.stream().map(r -> r.id() + " " + r.verdict() + " " + r.grade() + " | " + r.observed() + " | "
+                + r.notes() + " " + r.findings()).collect(Collectors.joining("\n"));
+    }
+
+    @Test
+    void everyScenarioPassesAgainstTheEmulatedRnicInTheAgentProfile() throws Exception {
+        List<Result> rs = runAgent(RnicConfig.defaults());
+        assertThat(rs).as(table(rs)).allMatch(r -> r.verdict() == Result.Verdict.PASS
+                || r.verdict() == Result.Verdict.SKIP && "profile".equals(r.grade()));
+    }
+
+    @Test
+    void everyScenarioPassesAgainstTheEmulatedRnicInTheRpingProfile() throws Exception {
+        List<Result> rs = runRping(RnicConfig.defaults());
+        assertThat(rs).as(table(rs)).allMatch(r -> r.verdict() == Result.Verdict.PASS
+                || r.verdict() == Result.Verdict.SKIP && "profile".equals(r.grade()));
+    }
+}
