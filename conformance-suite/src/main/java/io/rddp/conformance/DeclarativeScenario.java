@@ -106,10 +106,7 @@ final class DeclarativeScenario implements Scenario {
         String kind = step.fieldNames().next();
         JsonNode a = step.get(kind);
         switch (kind) {
-            case "send" -> {
-                int times = a.path("count").asInt(1);
-                for (int i = 0; i < times; i++) send(ctx, s, a);
-            }
+            case "send" -> send(ctx, s, a);
             case "start" -> {
                 MpaStartFrame f = startFrame(a, true);
                 if (a.has("key")) {
@@ -137,6 +134,27 @@ final class DeclarativeScenario implements Scenario {
                 }
             }
             case "check-recv" -> checkRecv(ctx, s, a);
+            case "check-read" -> {
+                // the DUT's RDMA Read Response carries what the buffer holds
+                byte[] want = HexFormat.of().parseHex(a.path("data").asText());
+                if (!c.await(x -> AgentDut.readResponseBytes(x) >= want.length
+                        || x.peerClose() != io.rddp.live.Link.PeerClose.OPEN, ctx.timeouts().reaction())) {
+                    throw new ScenarioFailure("no RDMA Read Response of " + want.length + " octets within "
+                            + ctx.timeouts().reaction() + " ms");
+                }
+                byte[] got = AgentDut.readResponseData(c, want.length);
+                if (!java.util.Arrays.equals(got, want)) {
+                    throw new ScenarioFailure("the RDMA Read Response carried " + HexFormat.of().formatHex(got)
+                            + ", the buffer holds " + HexFormat.of().formatHex(want));
+                }
+            }
+            case "expect-quiet" -> {
+                int before = fpdus(c);
+                Thread.sleep(Math.min(a.asLong(), 5000));
+                if (fpdus(c) > before) {
+                    throw new ScenarioFailure("the DUT sent " + (fpdus(c) - before) + " FPDU(s) where it had to wait");
+                }
+            }
             case "dut" -> dutOp(ctx, s, a);
             default -> throw new IllegalArgumentException("unknown step \"" + kind + "\"");
         }
@@ -148,8 +166,35 @@ final class DeclarativeScenario implements Scenario {
         return n;
     }
 
-    /** One message, every field defaulted from the connection's state and overridable. */
+    /**
+     * {@code count} (default 1) messages, every field defaulted from the connection's state and overridable, written
+     * one FPDU per write unless {@code tcp} says otherwise ({@code coalesce}: everything in one write).
+     */
     private void send(ScenarioContext ctx, Session s, JsonNode a) throws Exception {
+        ByteArrayOutputStream all = new ByteArrayOutputStream();
+        List<Integer> cuts = new ArrayList<>();
+        int times = a.path("count").asInt(1);
+        for (int i = 0; i < times; i++) encode(ctx, s, a, all, cuts);
+        byte[] bytes = all.toByteArray();
+        JsonNode tcp = a.path("tcp");
+        int[] at;
+        if (tcp.path("every").asInt(0) > 0) {
+            int k = tcp.path("every").asInt();
+            at = new int[(bytes.length - 1) / k];
+            for (int i = 0; i < at.length; i++) at[i] = (i + 1) * k;
+        } else if (tcp.has("cuts")) {
+            at = new int[tcp.path("cuts").size()];
+            for (int i = 0; i < at.length; i++) at[i] = tcp.path("cuts").get(i).asInt();
+        } else if (tcp.path("coalesce").asBoolean(false)) {
+            at = new int[0];
+        } else {
+            at = cuts.stream().mapToInt(Integer::intValue).limit(Math.max(0, cuts.size() - 1)).toArray();
+        }
+        s.conn().write(bytes, at, tcp.path("pause-ms").asInt(0));
+    }
+
+    /** One message's FPDUs appended to {@code all}, the end of each FPDU to {@code cuts}. */
+    private void encode(ScenarioContext ctx, Session s, JsonNode a, ByteArrayOutputStream all, List<Integer> cuts) {
         ScriptedConnection c = s.conn();
         String op = a.path("opcode").asText("send");
         byte[] data = payload(a);
@@ -216,8 +261,6 @@ final class DeclarativeScenario implements Scenario {
         if (a.has("invalidate-stag") && !op.contains("inv")) b.invalidateStag(value(s, a, "invalidate-stag", 0));
         List<DdpSegment> segs = b.segments();
         FpduEncoder.Faults f = faults(a.path("faults"));
-        ByteArrayOutputStream all = new ByteArrayOutputStream();
-        List<Integer> cuts = new ArrayList<>();
         for (DdpSegment seg : segs) {
             ByteBuffer u = seg.toByteBuffer();
             if (a.has("truncate")) u = ByteBuffer.wrap(java.util.Arrays.copyOf(u.array(), a.path("truncate").asInt()));
@@ -225,22 +268,6 @@ final class DeclarativeScenario implements Scenario {
             all.writeBytes(fpdu);
             cuts.add(all.size());
         }
-        byte[] bytes = all.toByteArray();
-        JsonNode tcp = a.path("tcp");
-        int[] at;
-        if (tcp.path("every").asInt(0) > 0) {
-            int k = tcp.path("every").asInt();
-            at = new int[(bytes.length - 1) / k];
-            for (int i = 0; i < at.length; i++) at[i] = (i + 1) * k;
-        } else if (tcp.has("cuts")) {
-            at = new int[tcp.path("cuts").size()];
-            for (int i = 0; i < at.length; i++) at[i] = tcp.path("cuts").get(i).asInt();
-        } else if (tcp.path("coalesce").asBoolean(false)) {
-            at = new int[0];
-        } else {
-            at = cuts.stream().mapToInt(Integer::intValue).limit(Math.max(0, cuts.size() - 1)).toArray();
-        }
-        c.write(bytes, at, tcp.path("pause-ms").asInt(0));
         if (op.equals("write") || op.equals("read_response")) placed(ctx, s, value(s, a, "to", dutTo(s)), data.length);
     }
 

@@ -21,6 +21,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 class PeerSuiteTest {
 
     static List<Result> runAgent(RnicConfig config) throws Exception {
+        return runAgent(config, false);
+    }
+
+    /** @param untilFailure stop at the first failing scenario (enough to show a fault is caught) */
+    static List<Result> runAgent(RnicConfig config, boolean untilFailure) throws Exception {
         try (Rnic rnic = new Rnic(config, null)) {
             RnicListener l = rnic.listen(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), false,
                     io.rddp.rnic.ConnectionSettings.defaults(rnic));
@@ -30,7 +35,15 @@ class PeerSuiteTest {
                 AgentDut dut = new AgentDut(ControlClient.connect(cs.address(), 2000),
                         new InetSocketAddress(InetAddress.getLoopbackAddress(), port), port);
                 try (dut) {
-                    return new Runner(dut, Timeouts.defaults(), null, r -> { }).run(Catalog.load().scenarios());
+                    Runner runner = new Runner(dut, Timeouts.defaults(), null, r -> { });
+                    if (!untilFailure) return runner.run(Catalog.load().scenarios());
+                    List<Result> out = new java.util.ArrayList<>();
+                    for (Scenario s : Catalog.load().scenarios()) {
+                        Result r = runner.run(s);
+                        out.add(r);
+                        if (r.verdict() == Result.Verdict.FAIL) break;
+                    }
+                    return out;
                 }
             }
         }
