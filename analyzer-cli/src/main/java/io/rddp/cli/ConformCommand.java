@@ -1,0 +1,284 @@
+package io.rddp.cli;
+
+import io.rddp.conformance.AgentDut;
+import io.rddp.conformance.Baseline;
+import io.rddp.conformance.Catalog;
+import io.rddp.conformance.Dut;
+import io.rddp.conformance.Report;
+import io.rddp.conformance.Result;
+import io.rddp.conformance.RpingDut;
+import io.rddp.conformance.Runner;
+import io.rddp.conformance.Scenario;
+import io.rddp.conformance.Timeouts;
+import io.rddp.dut.ControlClient;
+import io.rddp.dut.DutException;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.UnknownHostException;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.regex.Pattern;
+
+@Command(name = "conform",
+        description = {"Certify an iWARP RNIC against RFC 5040, 5041, 5044, 6581 and 7306: drive the device under test"
+                + " over real TCP through scripted scenarios with byte-exact fault injection, judge every PDU it"
+                + " sends with the analyzer's sink model, and write a certification report.",
+                "Profiles: agent (the DUT is driven through the DUT control protocol: rddp peer --control, or"
+                        + " conformance-suite/agent/rddp-dut-agent on a host with an RNIC), rping (the DUT runs stock"
+                        + " 'rping -s'; the tester plays rping's client)."},
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        footer = {"", "Examples:",
+                "  rddp conform --list",
+                "  rddp conform --target 10.0.0.5:7777 --profile agent --control 10.0.0.5:7174 --report out/",
+                "  rddp conform --target 127.0.0.1:7174 --profile rping --only 'ddp.*,mpa.framing.*'",
+                "  rddp conform ... --write-baseline siw.json;  rddp conform ... --baseline siw.json",
+                "Exit codes: 0 every required scenario passed (or matched the baseline), 1 a failure or regression,"
+                        + " 2 the suite could not run (DUT unreachable, bad usage, a scenario the suite could not"
+                        + " carry out)."})
+final class ConformCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--target", paramLabel = "HOST:PORT", description = "Where the DUT accepts iWARP connections.")
+    String target;
+
+    @Option(names = "--profile", paramLabel = "PROFILE", description = "agent or rping (default ${DEFAULT-VALUE}).")
+    String profile = "agent";
+
+    @Option(names = "--control", paramLabel = "HOST:PORT", description = "The DUT's control channel (agent profile).")
+    String control;
+
+    @Option(names = "--dut-port", paramLabel = "PORT", description = "The port the DUT listens on, when it differs from"
+            + " the target's (a port forward): the agent is told to listen there.")
+    Integer dutPort;
+
+    @Option(names = "--only", paramLabel = "IDS", split = ",", description = "Scenario ids or patterns (* and ?),"
+            + " comma separated.")
+    List<String> only;
+
+    @Option(names = "--list", description = "List the scenarios and exit.")
+    boolean list;
+
+    @Option(names = "--report", paramLabel = "DIR", description = "Write report.html, report.json, junit.xml and one"
+            + " pcapng per scenario here.")
+    Path report;
+
+    @Option(names = "--baseline", paramLabel = "FILE", description = "Fail only on regressions from these verdicts"
+            + " (entries with a reason are waivers).")
+    Path baseline;
+
+    @Option(names = "--write-baseline", paramLabel = "FILE", description = "Write this run's verdicts as a baseline.")
+    Path writeBaseline;
+
+    @Option(names = "--exact-baseline", description = "With --baseline: any change of verdict or grade is a failure"
+            + " (pins a third-party stack's behaviour).")
+    boolean exactBaseline;
+
+    @Option(names = "--strict", description = "Lenient and non-strict passes count as failures.")
+    boolean strict;
+
+    @Option(names = "--timeout-scale", paramLabel = "F", description = "Multiply every timeout (a DUT in an emulated"
+            + " VM needs more; default ${DEFAULT-VALUE}).")
+    double timeoutScale = 1.0;
+
+    @Option(names = "--caps", paramLabel = "LIST", split = ",", description = "rping profile: what the DUT supports"
+            + " beyond MPA rev 2, e.g. crc,markers (the agent profile asks the DUT).")
+    List<String> caps = new ArrayList<>();
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut(), err = spec.commandLine().getErr();
+        Catalog catalog;
+        try {
+            catalog = Catalog.load();
+        } catch (RuntimeException e) {
+            err.println("rddp: the scenario catalogue does not load: " + e.getMessage());
+            return Main.EXIT_BAD_INPUT;
+        }
+        List<Scenario> scenarios = select(catalog.scenarios());
+        if (list) {
+            for (Scenario s : scenarios) {
+                out.printf("%-44s %-14s %s%s%n", s.info().id(), String.join(",", new java.util.TreeSet<>(
+                        s.info().profiles())), s.info().title(), s.info().needs().isEmpty() ? ""
+                        : "  [needs " + String.join(", ", new java.util.TreeSet<>(s.info().needs())) + "]");
+            }
+            out.println(scenarios.size() + " scenarios");
+            out.flush();
+            return Main.EXIT_OK;
+        }
+        if (scenarios.isEmpty()) {
+            err.println("rddp: --only " + only + " selects no scenario; see 'rddp conform --list'");
+            return Main.EXIT_BAD_INPUT;
+        }
+        if (target == null) {
+            err.println("rddp: --target HOST:PORT is needed (where the DUT accepts iWARP connections)");
+            return Main.EXIT_BAD_INPUT;
+        }
+        InetSocketAddress dutAddr;
+        try {
+            dutAddr = PeerCommand.address(target, null);
+        } catch (IllegalArgumentException | UnknownHostException e) {
+            err.println("rddp: --target " + target + ": " + e.getMessage());
+            return Main.EXIT_BAD_INPUT;
+        }
+        Timeouts timeouts = Timeouts.defaults().scaled(timeoutScale);
+        Dut dut;
+        try {
+            dut = open(dutAddr, timeouts, err);
+        } catch (IOException | DutException e) {
+            err.println("rddp: the DUT cannot be reached: " + e.getMessage());
+            return Main.EXIT_BAD_INPUT;
+        }
+        if (dut == null) return Main.EXIT_BAD_INPUT;
+        Baseline base = null;
+        if (baseline != null) {
+            try {
+                base = Baseline.read(baseline);
+            } catch (IOException e) {
+                err.println("rddp: --baseline " + baseline + ": " + e.getMessage());
+                return Main.EXIT_BAD_INPUT;
+            }
+        }
+        Instant started = Instant.now();
+        out.println("rddp conform: " + scenarios.size() + " scenarios against " + dut.describe() + " (profile "
+                + dut.profile() + ")");
+        out.flush();
+        int[] n = {0};
+        List<Result> results;
+        try (dut) {
+            results = new Runner(dut, timeouts, report, r -> {
+                n[0]++;
+                out.printf("[%3d/%d] %-5s %-13s %-44s %s%n", n[0], scenarios.size(),
+                        r.verdict().wireName().toUpperCase(Locale.ROOT), r.grade() == null ? "" : r.grade(), r.id(),
+                        r.observed() + (r.verdict() == Result.Verdict.FAIL || r.verdict() == Result.Verdict.ERROR
+                                ? "  — " + String.join("; ", r.notes()) + (r.findings().isEmpty() ? ""
+                                : " " + r.findings()) : ""));
+                out.flush();
+            }).run(scenarios);
+        }
+        Report rep = new Report(dut.describe(), dut.profile(), version(), catalog, results, started);
+        var c = rep.counts();
+        out.printf("%d pass (%d strict), %d fail, %d skip, %d error; %.1f %% of the wire-observable MUSTs covered%n",
+                c.get("pass"), results.stream().filter(r -> "strict".equals(r.grade())).count(), c.get("fail"),
+                c.get("skip"), c.get("error"), rep.mustCoverage());
+        if (report != null) {
+            try {
+                rep.write(report);
+                out.println("report: " + report.resolve("report.html"));
+            } catch (IOException e) {
+                err.println("rddp: cannot write the report into " + report + ": " + e.getMessage());
+            }
+        }
+        if (writeBaseline != null) {
+            Baseline.write(writeBaseline, results, base);
+            out.println("baseline written: " + writeBaseline);
+        }
+        out.flush();
+        return gate(results, base, out);
+    }
+
+    private int gate(List<Result> results, Baseline base, PrintWriter out) {
+        long errors = results.stream().filter(r -> r.verdict() == Result.Verdict.ERROR
+                && (base == null || !base.waived(r))).count();
+        List<String> bad = new ArrayList<>();
+        if (base != null) {
+            bad.addAll(base.regressions(results, exactBaseline));
+            for (Result r : results) {
+                if (base.waived(r)) out.println("waived: " + r.id() + " (" + base.entry(r.id()).reason() + ")");
+            }
+        } else {
+            for (Result r : results) {
+                boolean soft = r.verdict() == Result.Verdict.PASS && !"strict".equals(r.grade())
+                        && !"informational".equals(r.grade());
+                if (r.verdict() == Result.Verdict.FAIL || strict && soft) bad.add(r.id() + ": " + r.observed());
+            }
+        }
+        if (!bad.isEmpty()) {
+            out.println((base != null ? "regressions" : "failures") + ":");
+            for (String b : bad) out.println("  " + b);
+        }
+        out.flush();
+        if (!bad.isEmpty()) return Main.EXIT_FINDINGS;
+        return errors > 0 ? Main.EXIT_BAD_INPUT : Main.EXIT_OK;
+    }
+
+    private Dut open(InetSocketAddress dutAddr, Timeouts t, PrintWriter err) throws IOException, DutException {
+        switch (profile) {
+            case "agent" -> {
+                if (control == null) {
+                    err.println("rddp: the agent profile needs --control HOST:PORT (the DUT control channel)");
+                    return null;
+                }
+                InetSocketAddress c;
+                try {
+                    c = PeerCommand.address(control, null);
+                } catch (IllegalArgumentException e) {
+                    err.println("rddp: --control " + control + ": " + e.getMessage());
+                    return null;
+                }
+                return new AgentDut(ControlClient.connect(c, t.connect()), dutAddr,
+                        dutPort != null ? dutPort : dutAddr.getPort());
+            }
+            case "rping" -> {
+                probe(dutAddr, t);
+                Set<String> cs = new HashSet<>(Set.of("mpa-rev2"));
+                for (String k : caps) cs.add(k.trim());
+                return new RpingDut(dutAddr, cs);
+            }
+            default -> {
+                err.println("rddp: --profile must be agent or rping, got '" + profile + "'");
+                return null;
+            }
+        }
+    }
+
+    /** A bare TCP connect: the rping profile's DUT is reachable (rping -s only sees connections that do MPA). */
+    private static void probe(InetSocketAddress a, Timeouts t) throws IOException {
+        try (Socket s = new Socket()) {
+            s.connect(a, t.connect());
+        } catch (IOException e) {
+            throw new IOException("nothing accepts connections at " + a.getHostString() + ":" + a.getPort() + " ("
+                    + e.getMessage() + ")");
+        }
+    }
+
+    private List<Scenario> select(List<Scenario> all) {
+        if (only == null || only.isEmpty()) return all;
+        List<Pattern> ps = new ArrayList<>();
+        for (String o : only) {
+            String g = o.trim();
+            if (g.isEmpty()) continue;
+            ps.add(Pattern.compile(Pattern.quote(g).replace("*", "\\E.*\\Q").replace("?", "\\E.\\Q")));
+        }
+        List<Scenario> out = new ArrayList<>();
+        for (Scenario s : all) {
+            for (Pattern p : ps) {
+                if (p.matcher(s.info().id()).matches()) {
+                    out.add(s);
+                    break;
+                }
+            }
+        }
+        return out;
+    }
+
+    private static String version() {
+        String v = ConformCommand.class.getPackage().getImplementationVersion();
+        return v == null ? "development build" : v;
+    }
+}
