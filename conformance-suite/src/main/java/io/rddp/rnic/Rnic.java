@@ -210,6 +210,19 @@ public final class Rnic implements Closeable {
         events.add(e);
     }
 
+    private final java.util.List<RuntimeException> internalErrors = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    /** A failure inside the RNIC itself (never the peer's doing): reported as an event and kept. */
+    void internalError(QueuePair qp, RuntimeException e) {
+        if (internalErrors.size() < 16) internalErrors.add(e);
+        event(new AsyncEvent(AsyncEvent.Type.QP_FATAL, qp.qpn, null, "internal error of the emulated RNIC: " + e));
+    }
+
+    /** Failures inside the RNIC so far (a bug each: tests and the fuzz target assert there are none). */
+    public java.util.List<RuntimeException> internalErrors() {
+        return java.util.List.copyOf(internalErrors);
+    }
+
     /** Destroys every queue pair, registration and listener (the control protocol's reset). */
     public void reset(Set<Integer> keepListeners) {
         for (RnicListener l : listeners()) {

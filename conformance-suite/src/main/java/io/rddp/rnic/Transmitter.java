@@ -373,6 +373,9 @@ final class Transmitter {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            qp.rnic.internalError(qp, e);
+            qp.abort();
         }
     }
 
