@@ -88,7 +88,7 @@ def op_spawn(req):
         old = services.pop(name, None)
     if old is not None:
         kill_group(old, 3)
-    log = open(f"/run/lab/{name}.log", "ab")
+    log = open(f"/run/lab/{name}.log", "wb")  # a fresh log: callers wait for lines in it
     proc = subprocess.Popen(command(req), stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
                             cwd=req.get("cwd", "/"), env=ENV, start_new_session=True)
     log.close()
