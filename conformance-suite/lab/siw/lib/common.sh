@@ -39,6 +39,13 @@ HOSTFWD="${RDDP_LAB_HOSTFWD:-cmd=$CMD_PORT:7100 agent=$AGENT_PORT:7175 agent2=71
 # socat per connection). tester: the host's iWARP listener (rddp peer / rddp conform) for DUT-active tests.
 GUESTFWD="${RDDP_LAB_GUESTFWD:-tester=7174:7174 tester2=7777:7187 perftest=18515:7186}"
 
+# A running lab keeps the ports it was started with (written by `up`): later commands find it whatever their
+# environment says.
+if [ -f "$STATE/ports.env" ] && [ "${LAB_SUBCOMMAND:-}" != up ]; then
+  # shellcheck disable=SC1091
+  . "$STATE/ports.env"
+fi
+
 say() { echo "lab: $*" >&2; }
 die() { echo "lab: $*" >&2; exit "${2:-1}"; }
 # Exit code 3 means "this machine cannot run the lab" (a caller turns it into a skip with this reason).
