@@ -177,6 +177,9 @@ def main():
     r.check("the writer sees an error completion or event",
             any(c["status"] != "success" for c in sb) or any(ev["type"] != "established" for ev in eb), (sb, eb))
     r.check("A's region is untouched", a.ok("read_mem", mr=ma["mr"], offset=0, length=16)["data"] == "00" * 16)
+    if ha["caps"].get("kernel_log_events"):
+        r.check("B reports the Terminate it received (kernel log)",
+                any(ev["type"] == "terminate_received" and ev.get("qp") == qb for ev in eb), eb)
     a.ok("reset")
     b.ok("reset")
 
