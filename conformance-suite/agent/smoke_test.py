@@ -223,7 +223,8 @@ def main():
     th = threading.Thread(target=lambda: out.update(b=b.call("connect", host=args.host, port=args.port,
                                                                  timeout_ms=10000, private_data="0102030405")))
     th.start()
-    ca = a.call("accept", listener=lst["listener"], timeout_ms=8000, private_data="0a0b0c", ird=2, ord=2)
+    ca = a.call("accept", listener=lst["listener"], timeout_ms=8000, private_data="0a0b0c", ird=2, ord=2,
+                recv={"count": 0, "length": 0})
     th.join(15)
     cb = out.get("b", {})
     r.observe("manual accept (A)", ca)
@@ -232,6 +233,19 @@ def main():
     if ca.get("ok") and cb.get("ok"):
         r.check("A got B's private data", ca["mpa"]["private_data"] == "0102030405", ca["mpa"])
         r.check("B got A's private data", cb["mpa"]["private_data"] == "0a0b0c", cb["mpa"])
+        # receives into a registered region: receive i lands at offset + i*length
+        mr = a.ok("register", length=256, access=["local_write"], fill="00")
+        ids = a.ok("post_recv", qp=ca["qp"], mr=mr["mr"], offset=100, length=16, count=2)["wr_ids"]
+        b.ok("post_send", qp=cb["qp"], opcode="send", data="61626364")
+        b.ok("post_send", qp=cb["qp"], opcode="send", data="6566")
+        rc = drain(a, ca["qp"], want=2)
+        drain(b, cb["qp"], want=2)
+        r.check("receives into a region complete in order", [c["wr_id"] for c in rc] == ids and
+                all(c["status"] == "success" and "data" not in c for c in rc), rc)
+        r.check("received bytes at offset + i*length",
+                a.ok("read_mem", mr=mr["mr"], offset=100, length=32)["data"] == "61626364" + "00" * 12 + "6566" + "00" * 14)
+        r.check("deregister", a.call("deregister", mr=mr["mr"]).get("ok") and
+                a.call("read_mem", mr=mr["mr"], length=1).get("error", {}).get("code") == "not-found")
         cl = b.ok("close", qp=cb["qp"])
         time.sleep(1)
         ea, eb = events(a, 2000), events(b, 2000)
