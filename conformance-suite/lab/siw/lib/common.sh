@@ -47,7 +47,7 @@ if [ -f "$STATE/ports.env" ] && [ "${LAB_SUBCOMMAND:-}" != up ]; then
 fi
 
 say() { echo "lab: $*" >&2; }
-die() { echo "lab: $*" >&2; exit "${2:-1}"; }
+die() { echo "lab: $1" >&2; exit "${2:-1}"; }   # die MESSAGE [EXIT_CODE]
 # Exit code 3 means "this machine cannot run the lab" (a caller turns it into a skip with this reason).
 cannot() { echo "lab: cannot run: $*" >&2; exit 3; }
 
