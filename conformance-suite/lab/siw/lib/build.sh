@@ -20,16 +20,13 @@ check_space() {  # $1: directory, $2: MiB needed
   [ "${avail:-0}" -ge "$2" ] || cannot "not enough disk space in $1: ${avail} MiB free, the build needs about $2 MiB"
 }
 
-# The kernel ABI (e.g. 6.1.0-56) whose image and headers have the same version as linux-source-6.1.
+# The kernel ABI (e.g. 6.1.0-56) whose image and headers have the same version as linux-source-6.1 ($SRCVER).
 resolve_kernel() {
-  SRCVER=$(apt-cache policy linux-source-6.1 2>/dev/null | awk '/Candidate:/ {print $2}')
-  [ -n "$SRCVER" ] && [ "$SRCVER" != "(none)" ] || \
-    cannot "apt knows no linux-source-6.1 (is this Debian 12 with its package lists? try apt-get update)"
-  if [ -n "${RDDP_LAB_KERNEL_ABI:-}" ]; then ABI=$RDDP_LAB_KERNEL_ABI; return; fi
+  if [ -n "${RDDP_LAB_KERNEL_ABI:-}" ]; then ABI=$RDDP_LAB_KERNEL_ABI; return 0; fi
   local dep
   dep=$(apt-cache show "linux-headers-amd64=$SRCVER" 2>/dev/null | sed -n 's/^Depends: *\(linux-headers-6\.1\.0-[0-9]*\)-amd64.*/\1/p' | head -n1)
   ABI=${dep#linux-headers-}
-  [ -n "$ABI" ] || cannot "no linux-headers-6.1.0-*-amd64 of version $SRCVER found (set RDDP_LAB_KERNEL_ABI)"
+  [ -n "$ABI" ] || { say "no linux-headers-6.1.0-*-amd64 of version $SRCVER (set RDDP_LAB_KERNEL_ABI)"; return 1; }
 }
 
 # Package names of the guest: the closure of the wanted packages' dependencies, less the excluded ones.
@@ -61,8 +58,7 @@ download_debs() {  # $1: file listing "URL FILE SIZE"
   local sandbox=()
   [ "$(id -u)" = 0 ] && sandbox=(-o APT::Sandbox::User=root)  # root's download dir is not _apt's
   if ! (cd "$CACHE/debs" && apt-get download -q "${sandbox[@]}" "${missing[@]}" > "$CACHE/download.log" 2>&1); then
-    tail -n 5 "$CACHE/download.log" >&2
-    cannot "downloading Debian packages failed (no mirror reachable, or stale package lists: apt-get update; log $CACHE/download.log)"
+    return 1
   fi
 }
 
@@ -206,29 +202,52 @@ prune_cache() {
   done
 }
 
+# Runs apt-get update once per build when root and apt cannot resolve or fetch what the guest needs (a fresh
+# machine, or package lists that name versions the mirror no longer has); returns 1 when that is not possible.
+APT_UPDATED=no
+apt_update_once() {
+  [ "$APT_UPDATED" = no ] && [ "$(id -u)" = 0 ] || return 1
+  APT_UPDATED=yes
+  say "refreshing apt's package lists (apt-get update) ..."
+  apt-get update -qq >/dev/null 2>&1
+}
+
 lab_build() {
   check_build_tools
   mkdir -p "$CACHE/tmp" || cannot "cannot create the cache $CACHE (set RDDP_LAB_CACHE)"
   exec 9> "$CACHE/build.lock"
   flock -w 900 9 || die "another lab build holds $CACHE/build.lock"
-  resolve_kernel
-  URIS="$CACHE/tmp/uris"
-  package_uris > "$URIS" || cannot "apt-get could not resolve the guest packages"
-  local key
-  key=$( { cut -d' ' -f2 "$URIS" | sort; cat "$LAB_DIR/guest/init" "$LAB_DIR/guest/lab-cmdd.py" \
-           "$LAB_DIR/guest/packages.conf" "$LAB_DIR/lib/build.sh" "$LAB_DIR/lib/kmods.py"; } | sha256sum | cut -c1-16)
-  if [ -s "$CACHE/guest-$key/initramfs.cpio.gz" ]; then
-    GUEST="$CACHE/guest-$key"
+  local t0
+  resolve_key || { apt_update_once && resolve_key; } || cannot "apt-get could not resolve the guest packages"
+  if [ -s "$CACHE/guest-$KEY/initramfs.cpio.gz" ]; then
+    GUEST="$CACHE/guest-$KEY"
     [ "${1:-}" = quiet ] || say "guest is up to date: $GUEST"
     return 0
   fi
   check_space "$CACHE" 1500
-  local t0=$SECONDS
-  download_debs "$URIS"
+  t0=$SECONDS
+  if ! download_debs "$URIS"; then
+    # stale package lists name versions the mirror no longer has: refresh them (the key changes with them)
+    apt_update_once && resolve_key && download_debs "$URIS" || {
+      tail -n 5 "$CACHE/download.log" >&2
+      cannot "downloading Debian packages failed (no mirror reachable, or stale package lists: apt-get update; log $CACHE/download.log)"
+    }
+  fi
   say "downloads ready in $((SECONDS - t0)) s ($(du -sh "$CACHE/debs" | cut -f1) in $CACHE/debs)"
   build_siw
-  build_guest "$key"
-  GUEST="$CACHE/guest-$key"
-  prune_cache "$key"
+  build_guest "$KEY"
+  GUEST="$CACHE/guest-$KEY"
+  prune_cache "$KEY"
   say "build done in $((SECONDS - t0)) s; cache $CACHE is $(du -sh "$CACHE" | cut -f1)"
+}
+
+# Sets SRCVER, ABI, URIS (the package list) and KEY (hash of every package file name and the guest's scripts).
+resolve_key() {
+  SRCVER=$(apt-cache policy linux-source-6.1 2>/dev/null | awk '/Candidate:/ {print $2}')
+  [ -n "$SRCVER" ] && [ "$SRCVER" != "(none)" ] || { say "apt knows no linux-source-6.1 (Debian 12 package lists?)"; return 1; }
+  resolve_kernel || return 1
+  URIS="$CACHE/tmp/uris"
+  package_uris > "$URIS" 2>/dev/null && [ -s "$URIS" ] || return 1
+  KEY=$( { cut -d' ' -f2 "$URIS" | sort; cat "$LAB_DIR/guest/init" "$LAB_DIR/guest/lab-cmdd.py" \
+           "$LAB_DIR/guest/packages.conf" "$LAB_DIR/lib/build.sh" "$LAB_DIR/lib/kmods.py"; } | sha256sum | cut -c1-16)
 }
