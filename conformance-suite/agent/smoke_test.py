@@ -1,0 +1,280 @@
+#!/usr/bin/env python3
+"""Smoke test of two DUT agents through the DUT control protocol (standard library only).
+
+Agent A listens, agent B connects (both on the same RNIC or on two hosts), then: Send, Send with SE, RDMA Write,
+RDMA Read with read_mem checks, Send with Invalidate, local invalidation, the ops the device does not support,
+an RDMA Write to a bad STag and to an invalidated STag (what each side reports is printed, not judged: it is what
+the device does), manual accept with private data both ways, a reject, an orderly close and a reset.
+
+usage: smoke_test.py --a HOST:PORT --b HOST:PORT --host IP_OF_A [--port 7777] [--json FILE]
+Must-pass checks count in the closing "N passed, N failed" line; observations are printed with "observed:".
+"""
+import argparse
+import json
+import socket
+import sys
+import time
+
+
+class Client:
+    def __init__(self, name, addr):
+        host, port = addr.rsplit(":", 1)
+        self.name = name
+        self.sock = socket.create_connection((host, int(port)), timeout=10)
+        self.sock.settimeout(90)
+        self.rfile = self.sock.makefile("rb")
+        self.n = 0
+
+    def call(self, op, **fields):
+        self.n += 1
+        req = {"op": op, "id": self.n, **fields}
+        self.sock.sendall(json.dumps(req).encode() + b"\n")
+        line = self.rfile.readline()
+        if not line:
+            raise SystemExit(f"{self.name}: the agent closed the session after {op}")
+        resp = json.loads(line)
+        if resp.get("id") != self.n:
+            raise SystemExit(f"{self.name}: answer id {resp.get('id')} for request {self.n}")
+        return resp
+
+    def ok(self, op, **fields):
+        r = self.call(op, **fields)
+        if not r.get("ok"):
+            raise SystemExit(f"{self.name}: {op} failed: {r.get('error')}")
+        return r
+
+
+class Report:
+    def __init__(self):
+        self.passed = self.failed = 0
+        self.observed = {}
+
+    def check(self, what, cond, detail=""):
+        if cond:
+            self.passed += 1
+            print(f"  ok      {what}")
+        else:
+            self.failed += 1
+            print(f"  FAILED  {what} {detail}")
+
+    def observe(self, key, value):
+        self.observed[key] = value
+        print(f"  observed: {key}: {json.dumps(value)}")
+
+
+def drain(c, qp=None, want=1, timeout_ms=3000):
+    fields = {"max": 32, "min": want, "timeout_ms": timeout_ms}
+    if qp is not None:
+        fields["qp"] = qp
+    return c.ok("poll", **fields)["completions"]
+
+
+def events(c, timeout_ms=500):
+    return c.ok("events", max=64, timeout_ms=timeout_ms)["events"]
+
+
+def connect_pair(a, b, host, port, r, accept="auto", **connect_fields):
+    lst = a.ok("listen", port=port, host="0.0.0.0", accept=accept, recv={"count": 8, "length": 256}, ird=4, ord=4)
+    cb = b.call("connect", host=host, port=port, timeout_ms=10000, recv={"count": 8, "length": 256}, ird=4, ord=4,
+                **connect_fields)
+    return lst, cb
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--a", required=True)
+    ap.add_argument("--b", required=True)
+    ap.add_argument("--host", required=True, help="the address B connects to (A's RNIC address)")
+    ap.add_argument("--port", type=int, default=7777)
+    ap.add_argument("--json", help="write the observations here")
+    args = ap.parse_args()
+    r = Report()
+    a, b = Client("A", args.a), Client("B", args.b)
+    t0 = time.monotonic()
+
+    print("hello")
+    ha, hb = a.ok("hello", version=1, client="smoke_test"), b.ok("hello", version=1, client="smoke_test")
+    r.observe("device", ha["device"])
+    r.observe("caps", ha["caps"])
+    r.check("hello answers version 1", ha["version"] == 1 and hb["version"] == 1)
+    r.check("a wrong version is refused", a.call("hello", version=99).get("error", {}).get("code") == "not-supported")
+    r.check("unknown ops give unknown-op", a.call("frobnicate").get("error", {}).get("code") == "unknown-op")
+
+    print("connection 1: auto accept")
+    lst, cb = connect_pair(a, b, args.host, args.port, r)
+    r.check("B connects", cb.get("ok"), cb)
+    if not cb.get("ok"):
+        raise SystemExit(1)
+    ca = a.ok("accept", listener=lst["listener"], timeout_ms=5000)
+    qa, qb = ca["qp"], cb["qp"]
+    r.observe("connect answer (B, active)", cb)
+    r.observe("accept answer (A, passive)", ca)
+    r.check("both sides rts", ca["state"] == "rts" and cb["state"] == "rts")
+    ma = a.ok("register", length=4096, access=["local_write", "remote_read", "remote_write"], fill="00")
+    mb = b.ok("register", length=4096, access=["local_write", "remote_read", "remote_write"], fill="ab")
+    r.check("register fills the buffer", b.ok("read_mem", mr=mb["mr"], offset=0, length=4)["data"] == "abababab")
+
+    b.ok("post_send", qp=qb, opcode="send", data="68656c6c6f")
+    sb = drain(b, qb)
+    rb = drain(a, qa)
+    r.check("send completes on B", [c["status"] for c in sb] == ["success"] and sb[0]["opcode"] == "send", sb)
+    r.check("A receives 'hello'", rb and rb[0]["opcode"] == "recv" and rb[0]["data"] == "68656c6c6f", rb)
+    b.ok("post_send", qp=qb, opcode="send", data="", solicited=True)
+    sb, rb = drain(b, qb), drain(a, qa)
+    r.check("zero-length Send with SE", sb and sb[0]["status"] == "success" and rb and rb[0]["byte_len"] == 0,
+            (sb, rb))
+
+    to_a = int(ma["to"], 16)
+    b.ok("post_send", qp=qb, opcode="write", data="cafebabe" * 4, remote={"stag": ma["stag"], "to": hex(to_a + 16)})
+    sb = drain(b, qb)
+    r.check("write completes", sb and sb[0]["status"] == "success" and sb[0]["opcode"] == "write", sb)
+    r.check("write placed at offset 16",
+            a.ok("read_mem", mr=ma["mr"], offset=0, length=48)["data"] == "00" * 16 + "cafebabe" * 4 + "00" * 16)
+    a.ok("write_mem", mr=ma["mr"], offset=1024, data=bytes(range(64)).hex())
+    b.ok("post_send", qp=qb, opcode="read", local={"mr": mb["mr"], "offset": 2048}, length=64,
+         remote={"stag": ma["stag"], "to": hex(to_a + 1024)})
+    sb = drain(b, qb)
+    r.check("read completes", sb and sb[0]["status"] == "success" and sb[0]["opcode"] == "read", sb)
+    r.check("read brought the bytes",
+            b.ok("read_mem", mr=mb["mr"], offset=2048, length=64)["data"] == bytes(range(64)).hex())
+    r.check("no events on a clean run besides established",
+            all(ev["type"] == "established" for ev in events(a, 0) + events(b, 0)))
+
+    for opcode, extra in (("fetch_add", {"local": {"mr": mb["mr"], "offset": 0}, "add": "0x1"}),
+                          ("cmp_swap", {"local": {"mr": mb["mr"], "offset": 0}, "compare": "0x0", "swap": "0x1"}),
+                          ("immediate", {"imm": "0x1234"})):
+        res = b.call("post_send", qp=qb, opcode=opcode, remote={"stag": ma["stag"], "to": ma["to"]}, **extra)
+        r.observe(f"post_send {opcode}", res.get("error") or res)
+        if not res.get("ok"):
+            r.check(f"{opcode}: refused as not-supported when caps say so",
+                    res["error"]["code"] == "not-supported" and not ha["caps"]["atomics" if opcode != "immediate"
+                                                                               else "immediate"])
+        else:
+            r.observe(f"{opcode} completions", drain(b, qb) + drain(a, qa, want=0, timeout_ms=300))
+
+    # Send with Invalidate of A's region: A's receive says which STag went; a Write to it must then fail.
+    mi = a.ok("register", length=256, access=["local_write", "remote_write"], fill="11")
+    b.ok("post_send", qp=qb, opcode="send_inv", data="696e76", invalidate_stag=mi["stag"])
+    sb, rb = drain(b, qb), drain(a, qa)
+    r.check("send_inv completes on B", sb and sb[0]["status"] == "success", sb)
+    r.observe("send_inv receive on A", rb)
+    r.check("A's receive of the Send with Invalidate succeeds", rb and rb[0]["status"] == "success", rb)
+    if ha["caps"].get("reports_invalidated_stag", True):
+        r.check("A's receive names the invalidated STag", rb and rb[0].get("invalidated_stag") == mi["stag"], rb)
+
+    print("error case 1: RDMA Write to a bad STag")
+    bad = (ma["stag"] ^ 0x5a5a5a00) & 0xFFFFFFFF
+    b.ok("post_send", qp=qb, opcode="write", data="ff" * 8, remote={"stag": bad, "to": ma["to"]})
+    sb = drain(b, qb, want=1, timeout_ms=5000)
+    time.sleep(0.5)
+    ea, eb = events(a, 1000), events(b, 1000)
+    ra = drain(a, qa, want=0, timeout_ms=500)
+    r.observe("bad STag: B (writer) completions", sb)
+    r.observe("bad STag: B events", eb)
+    r.observe("bad STag: A (target) completions", ra)
+    r.observe("bad STag: A events", ea)
+    r.observe("bad STag: qp states", {"A": a.ok("qp", qp=qa)["state"], "B": b.ok("qp", qp=qb)["state"]})
+    r.check("the writer sees an error completion or event",
+            any(c["status"] != "success" for c in sb) or any(ev["type"] != "established" for ev in eb), (sb, eb))
+    r.check("A's region is untouched", a.ok("read_mem", mr=ma["mr"], offset=0, length=16)["data"] == "00" * 16)
+    if ha["caps"].get("kernel_log_events"):
+        r.check("B reports the Terminate it received (kernel log)",
+                any(ev["type"] == "terminate_received" and ev.get("qp") == qb for ev in eb), eb)
+    a.ok("reset")
+    b.ok("reset")
+
+    local_inv = ha["caps"]["local_invalidate"]
+    print("connection 2: " + ("local" if local_inv else "remote (Send with Invalidate)") +
+          " invalidation, then a Write to the invalidated STag")
+    lst, cb = connect_pair(a, b, args.host, args.port, r)
+    r.check("B connects again after reset", cb.get("ok"), cb)
+    ca = a.ok("accept", listener=lst["listener"], timeout_ms=5000)
+    qa, qb = ca["qp"], cb["qp"]
+    ma = a.ok("register", length=4096, access=["local_write", "remote_write"], fill="00")
+    if local_inv:
+        inv = a.call("invalidate", qp=qa, stag=ma["stag"], timeout_ms=3000)
+        r.observe("local invalidate on A", inv)
+        r.check("local invalidation completes", inv.get("ok") and inv.get("status") == "success", inv)
+    else:
+        r.check("local invalidation is refused as not-supported",
+                a.call("invalidate", qp=qa, stag=ma["stag"]).get("error", {}).get("code") == "not-supported")
+        b.ok("post_send", qp=qb, opcode="send_inv", data="", invalidate_stag=ma["stag"])
+        r.check("remote invalidation: both sides complete",
+                [c["status"] for c in drain(b, qb)] == ["success"] and
+                [c["status"] for c in drain(a, qa)] == ["success"])
+    b.ok("post_send", qp=qb, opcode="write", data="ee" * 8, remote={"stag": ma["stag"], "to": ma["to"]})
+    sb = drain(b, qb, want=1, timeout_ms=5000)
+    time.sleep(0.5)
+    ea, eb = events(a, 1000), events(b, 1000)
+    r.observe("invalidated STag: B completions", sb)
+    r.observe("invalidated STag: B events", eb)
+    r.observe("invalidated STag: A events", ea)
+    r.check("the Write to the invalidated STag breaks the connection",
+            any(ev["type"] in ("disconnected", "qp_access_err", "qp_fatal") for ev in ea + eb), (ea, eb))
+    r.check("the invalidated region is untouched",
+            a.ok("read_mem", mr=ma["mr"], offset=0, length=8)["data"] == "00" * 8)
+    a.ok("reset")
+    b.ok("reset")
+
+    print("connection 3: manual accept with private data both ways, then an orderly close")
+    lst = a.ok("listen", port=args.port, accept="manual", recv={"count": 4, "length": 64})
+    import threading
+    out = {}
+    th = threading.Thread(target=lambda: out.update(b=b.call("connect", host=args.host, port=args.port,
+                                                                 timeout_ms=10000, private_data="0102030405")))
+    th.start()
+    ca = a.call("accept", listener=lst["listener"], timeout_ms=8000, private_data="0a0b0c", ird=2, ord=2,
+                recv={"count": 0, "length": 0})
+    th.join(15)
+    cb = out.get("b", {})
+    r.observe("manual accept (A)", ca)
+    r.observe("connect (B)", cb)
+    r.check("manual accept establishes", ca.get("ok") and cb.get("ok"), (ca, cb))
+    if ca.get("ok") and cb.get("ok"):
+        r.check("A got B's private data", ca["mpa"]["private_data"] == "0102030405", ca["mpa"])
+        r.check("B got A's private data", cb["mpa"]["private_data"] == "0a0b0c", cb["mpa"])
+        # receives into a registered region: receive i lands at offset + i*length
+        mr = a.ok("register", length=256, access=["local_write"], fill="00")
+        ids = a.ok("post_recv", qp=ca["qp"], mr=mr["mr"], offset=100, length=16, count=2)["wr_ids"]
+        b.ok("post_send", qp=cb["qp"], opcode="send", data="61626364")
+        b.ok("post_send", qp=cb["qp"], opcode="send", data="6566")
+        rc = drain(a, ca["qp"], want=2)
+        drain(b, cb["qp"], want=2)
+        r.check("receives into a region complete in order", [c["wr_id"] for c in rc] == ids and
+                all(c["status"] == "success" and "data" not in c for c in rc), rc)
+        r.check("received bytes at offset + i*length",
+                a.ok("read_mem", mr=mr["mr"], offset=100, length=32)["data"] == "61626364" + "00" * 12 + "6566" + "00" * 14)
+        r.check("deregister", a.call("deregister", mr=mr["mr"]).get("ok") and
+                a.call("read_mem", mr=mr["mr"], length=1).get("error", {}).get("code") == "not-found")
+        cl = b.ok("close", qp=cb["qp"])
+        time.sleep(1)
+        ea, eb = events(a, 2000), events(b, 2000)
+        r.observe("orderly close by B: A events", ea)
+        r.observe("orderly close by B: B events", eb)
+        r.check("A sees the disconnect", any(ev["type"] == "disconnected" for ev in ea), ea)
+        r.observe("states after close", {"A": a.ok("qp", qp=ca["qp"])["state"], "B": b.ok("qp", qp=cb["qp"])["state"]})
+
+    print("connection 4: reject")
+    th = threading.Thread(target=lambda: out.update(b=b.call("connect", host=args.host, port=args.port,
+                                                                 timeout_ms=10000)))
+    th.start()
+    ca = a.call("accept", listener=lst["listener"], timeout_ms=8000, reject=True, private_data="dead")
+    th.join(15)
+    r.observe("reject (A)", ca)
+    r.observe("rejected connect (B)", out.get("b"))
+    r.check("a rejected connect fails on B", not out.get("b", {}).get("ok", True))
+    r.observe("B events after reject", events(b, 500))
+
+    print("reset and bye")
+    r.check("reset", a.call("reset").get("ok") and b.call("reset").get("ok"))
+    r.check("bye", a.call("bye").get("ok") and b.call("bye").get("ok"))
+    r.observe("seconds", round(time.monotonic() - t0, 1))
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(r.observed, f, indent=1)
+    print(f"{r.passed} passed, {r.failed} failed")
+    return 1 if r.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
