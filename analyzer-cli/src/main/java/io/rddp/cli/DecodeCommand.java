@@ -6,6 +6,9 @@ import io.rddp.capture.CaptureReader;
 import io.rddp.capture.CaptureReaders;
 import io.rddp.decode.DecodePipeline;
 import io.rddp.decode.Pdu;
+import io.rddp.filter.DisplayFilter;
+import io.rddp.filter.FieldRecord;
+import io.rddp.sink.Violation;
 import io.rddp.rpcrdma.ChunkMove;
 import io.rddp.rpcrdma.RpcRdmaListener;
 import io.rddp.rpcrdma.RpcRdmaMessage;
@@ -22,6 +25,8 @@ import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 
 @Command(name = "decode",
@@ -64,6 +69,12 @@ final class DecodeCommand implements Callable<Integer> {
                     + "agree; rpcrdma forces it on every connection; none never decodes it.")
     DecodeAs decodeAs = DecodeAs.auto;
 
+    @Option(names = {"-Y", "--display-filter"}, paramLabel = "FILTER",
+            description = "Show only the PDUs that match FILTER, e.g. 'rdmap.opcode == 3 && ddp.msn > 10', 'violation',"
+                    + " 'stream == 2' (field names as in -V and JSON; see the README). A filter on violation reads"
+                    + " the file twice (analysis first), so it needs a file, not standard input.")
+    String displayFilter;
+
     @Option(names = {"-o", "--output"}, paramLabel = "OUT", description = "Write to OUT instead of standard output.")
     Path output;
 
@@ -76,6 +87,28 @@ final class DecodeCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter err = spec.commandLine().getErr();
+        DisplayFilter filter = null;
+        Map<Long, List<Violation>> violations = Map.of();
+        if (displayFilter != null) {
+            filter = Filters.compile(displayFilter, err);
+            if (filter == null) return Main.EXIT_BAD_INPUT;
+            if (filter.uses("violation")) {
+                if (file.equals("-")) {
+                    err.println("rddp: -Y: a filter on violation reads the capture twice, so it needs a file, not standard input");
+                    return Main.EXIT_BAD_INPUT;
+                }
+                try (CaptureReader first = open(file, err)) {
+                    if (first == null) return Main.EXIT_BAD_INPUT;
+                    violations = Filters.violationsByFrame(first, decodeAs.mode);
+                } catch (IOException e) {
+                    err.println("rddp: " + file + ": " + e.getMessage());
+                    return Main.EXIT_BAD_INPUT;
+                }
+            }
+        }
+        final DisplayFilter f = filter;
+        final Map<Long, List<Violation>> byFrame = violations;
+        final FieldRecord record = new FieldRecord();
         try (CaptureReader reader = open(file, err)) {
             if (reader == null) return Main.EXIT_BAD_INPUT;
             try (OutputStream out = Outputs.open(output);
@@ -85,6 +118,11 @@ final class DecodeCommand implements Callable<Integer> {
                 RpcRdmaListener listener = new RpcRdmaListener() {
                     @Override
                     public void onPdu(Pdu pdu, RpcRdmaMessage message, ChunkMove move) {
+                        if (f != null) {
+                            List<Violation> vs = byFrame.get(pdu.frame());
+                            DisplayFilter.describe(pdu, message, move, Filters.checks(vs), Filters.severities(vs), record);
+                            if (!f.matches(record)) return;
+                        }
                         writer.write(pdu, message, move);
                     }
 
