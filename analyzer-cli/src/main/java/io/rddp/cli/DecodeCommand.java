@@ -14,6 +14,8 @@ import io.rddp.rpcrdma.RpcRdmaListener;
 import io.rddp.rpcrdma.RpcRdmaMessage;
 import io.rddp.rpcrdma.RpcRdmaStage;
 import picocli.CommandLine.Command;
+import io.rddp.live.LiveCapture;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -30,7 +32,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 
 @Command(name = "decode",
-        description = {"Decode every MPA, DDP and RDMAP PDU of a capture (pcap, pcapng, or .gz of either).",
+        description = {"Decode every MPA, DDP and RDMAP PDU of a capture (pcap, pcapng, or .gz of either), or live with -i.",
                 "Default output is one line per PDU: frame, time, source -> destination, protocol, info."},
         mixinStandardHelpOptions = true,
         sortOptions = false)
@@ -52,8 +54,11 @@ final class DecodeCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "FILE", description = "Capture file to decode ('-' reads standard input).")
+    @Parameters(index = "0", arity = "0..1", paramLabel = "FILE", description = "Capture file to decode ('-' reads standard input); none with -i.")
     String file;
+
+    @Mixin
+    LiveOptions live = new LiveOptions();
 
     @Option(names = {"-V", "--verbose"}, description = "Print the full field tree of every PDU (text format).")
     boolean verbose;
@@ -87,13 +92,21 @@ final class DecodeCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter err = spec.commandLine().getErr();
+        if (live.list) return live.listInterfaces(spec.commandLine().getOut(), err);
+        String problem = live.problem();
+        if (problem == null && live.live() == (file != null)) problem = "give either a FILE or -i IFACE";
+        if (problem != null) {
+            err.println("rddp: " + problem);
+            return Main.EXIT_BAD_INPUT;
+        }
+        if (live.live()) file = "-i " + live.device;
         DisplayFilter filter = null;
         Map<Long, List<Violation>> violations = Map.of();
         if (displayFilter != null) {
             filter = Filters.compile(displayFilter, err);
             if (filter == null) return Main.EXIT_BAD_INPUT;
             if (filter.uses("violation")) {
-                if (file.equals("-")) {
+                if (file.equals("-") || live.live()) {
                     err.println("rddp: -Y: a filter on violation reads the capture twice, so it needs a file, not standard input");
                     return Main.EXIT_BAD_INPUT;
                 }
@@ -109,8 +122,10 @@ final class DecodeCommand implements Callable<Integer> {
         final DisplayFilter f = filter;
         final Map<Long, List<Violation>> byFrame = violations;
         final FieldRecord record = new FieldRecord();
-        try (CaptureReader reader = open(file, err)) {
+        try (CaptureReader reader = live.live() ? live.open(err, null) : open(file, err)) {
             if (reader == null) return Main.EXIT_BAD_INPUT;
+            java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
+            Thread hook = reader instanceof LiveCapture c ? LiveOptions.stopOnInterrupt(c, done) : null;
             try (OutputStream out = Outputs.open(output);
                  PduWriter writer = writer(out);
                  Progress progress = Progress.start(reader, !noProgress && output == null ? Progress.Mode.AUTO : Progress.Mode.OFF)) {
@@ -141,6 +156,8 @@ final class DecodeCommand implements Callable<Integer> {
                 } finally {
                     notices.summary();
                 }
+            } finally {
+                if (hook != null) LiveOptions.release(hook, done);
             }
             return Main.EXIT_OK;
         } catch (UncheckedIOException e) {
