@@ -62,6 +62,7 @@ public final class CaptureSession implements Closeable {
     private final DetailStore store;
     private final List<Violation> violations = new ArrayList<>();
     private final Map<Long, List<Violation>> violationsByFrame = new HashMap<>();
+    /** Frames of warnings and errors (info findings, e.g. an STag nothing registered, do not paint pictures red). */
     private final TreeSet<Long> violationFrames = new TreeSet<>();
     private final Map<Integer, StreamStats> streams = new TreeMap<>();
     private final Map<Integer, List<LadderEvent>> ladder = new TreeMap<>();
@@ -96,19 +97,28 @@ public final class CaptureSession implements Closeable {
      */
     public Analysis load(CaptureReader reader, long publishMillis, LongConsumer published) throws IOException {
         Loader loader = new Loader();
-        long[] last = {System.nanoTime()};
         Analysis a;
+        // published on a clock, not per frame: a live capture that went quiet still shows its last rows
+        java.util.concurrent.ScheduledExecutorService clock = java.util.concurrent.Executors
+                .newSingleThreadScheduledExecutor(r -> {
+                    Thread t = new Thread(r, "rddp-publish");
+                    t.setDaemon(true);
+                    return t;
+                });
+        clock.scheduleWithFixedDelay(() -> publish(published), publishMillis, publishMillis,
+                java.util.concurrent.TimeUnit.MILLISECONDS);
         try {
             a = new Analyzer(AnalysisLimits.defaults(), StagRegistry.empty(), UlpProfile.NONE).observe(loader)
-                    .run(reader, () -> {
-                        long now = System.nanoTime();
-                        if (now - last[0] >= publishMillis * 1_000_000) {
-                            last[0] = now;
-                            publish(published);
-                        }
-                    });
+                    .run(reader, () -> { });
         } catch (UncheckedIOException e) {
             throw e.getCause();
+        } finally {
+            clock.shutdownNow();
+            try {
+                clock.awaitTermination(5, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
         result = a;
         error = a.error();
@@ -116,13 +126,18 @@ public final class CaptureSession implements Closeable {
         return a;
     }
 
-    private void publish(LongConsumer published) {
+    private long lastPublished = -1;
+
+    private synchronized void publish(LongConsumer published) {
+        long n = index.size(); // every row below n has its record appended: flush makes it readable
         try {
             store.flush();
         } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            return; // the store was closed under a live capture: nothing more to show
         }
-        published.accept(index.size());
+        if (n == lastPublished && result == null) return;
+        lastPublished = n;
+        published.accept(n);
     }
 
     /** The analysis' result once {@link #load} returned, else null. */
@@ -327,7 +342,7 @@ public final class CaptureSession implements Closeable {
         public void onViolation(Violation v) {
             synchronized (CaptureSession.this) {
                 violations.add(v);
-                violationFrames.addAll(v.frames());
+                if (v.severity() != Severity.INFO) violationFrames.addAll(v.frames());
                 if (v.frame() > 0) {
                     violationsByFrame.computeIfAbsent(v.frame(), k -> new ArrayList<>(1)).add(v);
                     long row = rowOfFrame(v.frame());

@@ -64,7 +64,7 @@ public final class DetailStore implements Closeable {
     }
 
     /** Bytes in the file. */
-    public long size() {
+    public synchronized long size() {
         return written;
     }
 
@@ -84,11 +84,13 @@ public final class DetailStore implements Closeable {
     /** Ends the record begun last and writes it; returns its offset. */
     public long append() throws IOException {
         recordOut.writeByte(END_RECORD);
-        long at = written;
-        out.writeInt(record.size());
-        record.writeTo(out);
-        written += 4 + record.size();
-        return at;
+        synchronized (this) {
+            long at = written;
+            out.writeInt(record.size());
+            record.writeTo(out);
+            written += 4 + record.size();
+            return at;
+        }
     }
 
     /** Makes every record appended so far readable. */

@@ -1,0 +1,16 @@
+package io.rddp.gui;
+
+import javafx.application.Application;
+
+/**
+ * Main class of {@code rddp gui [FILE]}. It does not extend {@link Application}: with JavaFX on the class path
+ * (not the module path), a main class that extends Application fails with "JavaFX runtime components are missing".
+ */
+public final class Launcher {
+    private Launcher() {
+    }
+
+    public static void main(String[] args) {
+        Application.launch(RddpApp.class, args);
+    }
+}
