@@ -11,6 +11,10 @@ public final class Launcher {
     }
 
     public static void main(String[] args) {
+        if (args.length > 0 && (args[0].equals("-h") || args[0].equals("--help"))) {
+            System.out.println("Usage: rddp gui [FILE]\n  Opens the rddp window, with FILE (pcap, pcapng, .gz) loaded when given.");
+            return;
+        }
         Application.launch(RddpApp.class, args);
     }
 }

@@ -400,7 +400,7 @@ public final class MainView extends BorderPane {
         placement.setId("placement");
         BorderPane p = new BorderPane(new ScrollPane(placement));
         HBox top = new HBox(8, new Label("STag"), stag, export,
-                new Label("Bar: bytes written (red: written more than once); rows: each access, red when reported"));
+                new Label("Bar: bytes written (darker: written again; red: a reported overlap or bounds error); rows: accesses"));
         top.setPadding(new Insets(4, 8, 4, 8));
         p.setTop(top);
         return p;

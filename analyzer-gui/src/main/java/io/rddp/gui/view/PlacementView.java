@@ -16,8 +16,10 @@ import java.util.function.Consumer;
 
 /**
  * The placement map of one STag: the buffer's Tagged Offset range as a bar; under it one row per access in capture
- * order (what a Write or Read Response placed, what a Read Request read, what an Atomic touched). Bytes placed more
- * than once are marked red on the bar, and accesses the sink model reported (bounds, overlap, rights) are drawn red.
+ * order (what a Write or Read Response placed, what a Read Request read, what an Atomic touched). On the bar, bytes
+ * placed more than once are darker, and red where the sink model reported one of the placements (an overlap before
+ * the writer signalled completion, RFC 5040 §5.5; a placement out of bounds; a wrong TO...); such accesses are red
+ * in their rows too. Rewriting a buffer after completion, as rping does every round, is not an error.
  */
 public final class PlacementView extends Canvas {
     static final double TOP = 80, ROW = 22, LEFT = 230, BAR = 520, WIDTH = 800;
@@ -78,11 +80,15 @@ public final class PlacementView extends Canvas {
             for (long[] w : written) {
                 long s = Math.max(w[0] - lo, a.to() - lo), e = Math.min(w[1] - lo, a.to() + a.length() - lo);
                 if (e > s) {
-                    g.setFill(Color.rgb(220, 40, 40));
+                    g.setFill(a.violation() || w[2] != 0 ? Color.rgb(220, 40, 40) : Color.rgb(40, 70, 160));
                     g.fillRect(LEFT + s * scale, by, Math.max(1, (e - s) * scale), 18);
                 }
             }
-            written.add(new long[]{a.to(), a.to() + a.length()});
+            if (a.violation()) {
+                g.setFill(Color.rgb(220, 40, 40));
+                g.fillRect(x, by, Math.max(1, a.length() * scale), 18);
+            }
+            written.add(new long[]{a.to(), a.to() + a.length(), a.violation() ? 1 : 0});
         }
         g.setStroke(Color.gray(0.3));
         g.strokeRect(LEFT, by, BAR, 18);
