@@ -62,7 +62,12 @@ public final class Analyzer {
         default void onConnection(TcpConnection connection) {
         }
 
-        default void onConnectionEnd(TcpConnection connection, long frame) {
+        /** @param captureEnded whether it ends only because the capture does */
+        default void onConnectionEnd(TcpConnection connection, long frame, boolean captureEnded) {
+        }
+
+        /** FIN (reset = false) or RST of a direction. */
+        default void onClose(TcpConnection connection, Direction direction, boolean reset, long frame) {
         }
     }
 
@@ -209,6 +214,7 @@ public final class Analyzer {
         @Override
         public void onClose(TcpConnection connection, Direction direction, boolean reset, long frame) {
             model.onClose(connection.index(), direction, reset, frame);
+            observer.onClose(connection, direction, reset, frame);
         }
 
         @Override
@@ -241,7 +247,7 @@ public final class Analyzer {
         public void onConnectionEnd(TcpConnection connection, long frame, boolean captureEnded) {
             model.onConnectionEnd(connection.index(), frame, captureEnded);
             connections.remove(connection.index());
-            observer.onConnectionEnd(connection, frame);
+            observer.onConnectionEnd(connection, frame, captureEnded);
         }
     }
 }

@@ -360,15 +360,26 @@ public final class CaptureSession implements Closeable {
         public void onStreamFinished(StreamSummary s) {
             synchronized (CaptureSession.this) {
                 StreamStats st = streams.get(s.stream());
-                if (st != null && st.state.equals("open")) st.state = "capture ended";
+                if (st != null && st.state.equals("open")) st.state = "open at the end";
             }
         }
 
         @Override
-        public void onConnectionEnd(TcpConnection c, long frame) {
+        public void onClose(TcpConnection c, Direction d, boolean reset, long frame) {
             synchronized (CaptureSession.this) {
                 StreamStats st = streams.get(c.index());
-                if (st != null) st.state = "closed (frame " + frame + ")";
+                if (st == null) return;
+                String what = (reset ? "RST " : "FIN ") + (d == Direction.CLIENT_TO_SERVER ? "c>s" : "s>c") + " #" + frame;
+                st.state = st.state.equals("open") ? what : st.state + ", " + what;
+            }
+        }
+
+        @Override
+        public void onConnectionEnd(TcpConnection c, long frame, boolean captureEnded) {
+            synchronized (CaptureSession.this) {
+                StreamStats st = streams.get(c.index());
+                if (st != null && captureEnded && st.state.equals("open")) st.state = "open at the end";
+                else if (st != null && !captureEnded && st.state.equals("open")) st.state = "ended #" + frame;
                 pendingRequests.remove(c.index() * 2);
                 pendingRequests.remove(c.index() * 2 + 1);
             }

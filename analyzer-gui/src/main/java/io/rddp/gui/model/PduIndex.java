@@ -39,7 +39,10 @@ public final class PduIndex {
     private volatile long base;
     private volatile long size;
 
-    /** @param maxRows at most this many rows are kept (rounded up to whole chunks), the oldest dropped first */
+    /**
+     * @param maxRows at most this many rows are kept (at least one chunk of 16384); when a new chunk would exceed it,
+     *                the oldest chunk is dropped whole
+     */
     public PduIndex(long maxRows) {
         this.maxRows = Math.max(CHUNK, maxRows);
     }
