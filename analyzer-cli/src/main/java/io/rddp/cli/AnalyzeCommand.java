@@ -11,6 +11,8 @@ import io.rddp.sink.StagRegistration;
 import io.rddp.sink.StagRegistry;
 import io.rddp.sink.Violation;
 import picocli.CommandLine.Command;
+import io.rddp.live.LiveCapture;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -27,7 +29,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 @Command(name = "analyze",
-        description = {"Decode a capture and check every stream against the reference Data Sink model:",
+        description = {"Decode a capture (or live traffic with -i) and check every stream against the reference Data Sink model:",
                 "each departure from RFC 5040/5041/5042/5044/6581/7306 is reported with its RFC section and,",
                 "where the RFC defines one, the Terminate error type (Layer/EType/Code).",
                 "Exit codes: 0 clean, 1 violations at or above --fail-on, 2 bad usage or unreadable input."},
@@ -45,6 +47,9 @@ final class AnalyzeCommand implements Callable<Integer> {
     @Parameters(arity = "0..*", paramLabel = "FILE", description = {"Capture files (pcap, pcapng, .gz of either; '-' for standard input)",
             "or directories (every capture below them). Each is analysed on its own; the exit code is the worst."})
     List<String> files;
+
+    @Mixin
+    LiveOptions live = new LiveOptions();
 
     @Option(names = "--format", paramLabel = "FORMAT", description = "Report format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
     Format format = Format.text;
@@ -119,8 +124,15 @@ final class AnalyzeCommand implements Callable<Integer> {
             out.flush();
             return Main.EXIT_OK;
         }
-        if (files == null || files.isEmpty()) {
-            err.println("rddp: analyze needs at least one FILE (or --limits)");
+        if (live.list) return live.listInterfaces(spec.commandLine().getOut(), err);
+        String problem = live.problem();
+        if (problem == null && live.live() && files != null && !files.isEmpty()) problem = "give either FILEs or -i IFACE";
+        if (problem != null) {
+            err.println("rddp: " + problem);
+            return Main.EXIT_BAD_INPUT;
+        }
+        if (!live.live() && (files == null || files.isEmpty())) {
+            err.println("rddp: analyze needs at least one FILE, or -i IFACE (or --limits)");
             return Main.EXIT_BAD_INPUT;
         }
         List<StagRegistration> registrations = List.of();
@@ -133,13 +145,34 @@ final class AnalyzeCommand implements Callable<Integer> {
             }
         }
         List<String> inputs;
+        Path liveCopy = null;
         try {
-            inputs = expand(files);
+            if (live.live()) {
+                inputs = List.of("-i " + live.device);
+                // --annotate reads the frames a second time: keep them in a temporary pcapng while capturing
+                if (annotate != null) liveCopy = Files.createTempFile("rddp-live-", ".pcapng");
+            } else {
+                inputs = expand(files);
+            }
         } catch (IOException e) {
             err.println("rddp: " + e.getMessage());
             return Main.EXIT_BAD_INPUT;
         }
-        if (annotate != null && (inputs.size() != 1 || inputs.get(0).equals("-"))) {
+        try {
+            return run(inputs, registrations, liveCopy, err);
+        } finally {
+            if (liveCopy != null) {
+                try {
+                    Files.deleteIfExists(liveCopy);
+                } catch (IOException e) {
+                    err.println("rddp: cannot remove " + liveCopy + ": " + e.getMessage());
+                }
+            }
+        }
+    }
+
+    private int run(List<String> inputs, List<StagRegistration> registrations, Path liveCopy, PrintWriter err) {
+        if (annotate != null && !live.live() && (inputs.size() != 1 || inputs.get(0).equals("-"))) {
             err.println("rddp: --annotate takes exactly one capture file (not standard input: the frames are read twice)");
             return Main.EXIT_BAD_INPUT;
         }
@@ -147,7 +180,7 @@ final class AnalyzeCommand implements Callable<Integer> {
         List<Analysis> done = new ArrayList<>();
         List<String> names = new ArrayList<>();
         for (String file : inputs) {
-            Analysis a = analyze(file, registrations, err);
+            Analysis a = live.live() ? analyzeLive(registrations, liveCopy, err) : analyze(file, registrations, err);
             if (a == null) {
                 worst = Main.EXIT_BAD_INPUT;
                 continue;
@@ -174,7 +207,7 @@ final class AnalyzeCommand implements Callable<Integer> {
         }
         if (annotate != null && !done.isEmpty()) {
             try {
-                int annotated = annotate(inputs.get(0), done.get(0).violations());
+                int annotated = annotate(liveCopy != null ? liveCopy.toString() : inputs.get(0), done.get(0).violations());
                 err.println("rddp: wrote " + annotate + " with " + annotated + " annotated frames");
             } catch (IOException e) {
                 err.println("rddp: " + annotate + ": " + e.getMessage());
@@ -201,6 +234,28 @@ final class AnalyzeCommand implements Callable<Integer> {
             }
         } catch (IOException e) {
             err.println("rddp: " + file + ": " + e.getMessage());
+            return null;
+        }
+    }
+
+    /** The live capture of -i, analysed as it arrives until Ctrl-C, --duration or -c; null when it cannot start. */
+    private Analysis analyzeLive(List<StagRegistration> registrations, Path copy, PrintWriter err) {
+        StagRegistry registry = StagRegistry.empty();
+        registrations.forEach(registry::add);
+        java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
+        try (PcapngWriter tee = copy == null ? null : PcapngWriter.create(copy, LinkType.ETHERNET);
+             LiveCapture capture = live.open(err, tee)) {
+            if (capture == null) return null;
+            Thread hook = LiveOptions.stopOnInterrupt(capture, done);
+            try {
+                Analysis a = new Analyzer(limits(), registry, profile).decodeAs(decodeAs.mode).run(capture, () -> { });
+                err.println("rddp: captured " + capture.frames() + " frames on " + capture.device());
+                return a;
+            } finally {
+                LiveOptions.release(hook, done);
+            }
+        } catch (IOException e) {
+            err.println("rddp: " + e.getMessage());
             return null;
         }
     }

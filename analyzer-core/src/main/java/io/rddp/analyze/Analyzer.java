@@ -10,6 +10,7 @@ import io.rddp.rpcrdma.ChunkMove;
 import io.rddp.rpcrdma.RpcRdmaListener;
 import io.rddp.rpcrdma.RpcRdmaMessage;
 import io.rddp.rpcrdma.RpcRdmaStage;
+import io.rddp.sink.Delivery;
 import io.rddp.sink.SinkListener;
 import io.rddp.sink.SinkModel;
 import io.rddp.sink.StagRegistry;
@@ -38,6 +39,37 @@ public final class Analyzer {
     private final StagRegistry registry;
     private final UlpProfile profile;
     private RpcRdmaStage.DecodeAs decodeAs = RpcRdmaStage.DecodeAs.AUTO;
+    private Observer observer;
+
+    /**
+     * Sees the pass as it goes, for the GUI and filters: every PDU (after the model judged it, so the violations it
+     * caused were already reported), every violation, delivery and finished stream. Views in a PDU are valid only
+     * during the call, as for {@link io.rddp.decode.PduListener}.
+     */
+    public interface Observer {
+        default void onPdu(Pdu pdu, RpcRdmaMessage message, ChunkMove move) {
+        }
+
+        default void onViolation(Violation violation) {
+        }
+
+        default void onDelivery(Delivery delivery) {
+        }
+
+        default void onStreamFinished(StreamSummary summary) {
+        }
+
+        default void onConnection(TcpConnection connection) {
+        }
+
+        /** @param captureEnded whether it ends only because the capture does */
+        default void onConnectionEnd(TcpConnection connection, long frame, boolean captureEnded) {
+        }
+
+        /** FIN (reset = false) or RST of a direction. */
+        default void onClose(TcpConnection connection, Direction direction, boolean reset, long frame) {
+        }
+    }
 
     public Analyzer(SinkModel.Options options, StagRegistry registry) {
         this(options, registry, UlpProfile.NONE);
@@ -63,6 +95,12 @@ public final class Analyzer {
         return this;
     }
 
+    /** Adds an observer of the pass (one; null removes it). */
+    public Analyzer observe(Observer observer) {
+        this.observer = observer;
+        return this;
+    }
+
     /**
      * Analyses the whole capture. A file that turns bad part way is not an exception: what was read is analysed
      * and {@link Analysis#error()} says where reading stopped.
@@ -71,7 +109,7 @@ public final class Analyzer {
      * @throws IOException only for failures of the reader itself that are not about the file's content
      */
     public Analysis run(CaptureReader reader, Runnable perFrame) throws IOException {
-        Collector c = new Collector(limits);
+        Collector c = new Collector(limits, observer == null ? new Observer() { } : observer);
         SinkModel model = new SinkModel(options, registry, c);
         c.model = model;
         c.learner = profile.learner(registry, c::onNotice);
@@ -114,8 +152,11 @@ public final class Analyzer {
         long streamsNotListed;
         long violationsDropped;
 
-        Collector(AnalysisLimits limits) {
+        final Observer observer;
+
+        Collector(AnalysisLimits limits, Observer observer) {
             this.limits = limits;
+            this.observer = observer;
         }
         final List<Violation> violations = new ArrayList<>();
         final List<Notice> notices = new ArrayList<>();
@@ -127,6 +168,7 @@ public final class Analyzer {
         public void onConnection(TcpConnection connection) {
             connections.put(connection.index(), connection);
             model.onConnection(connection);
+            observer.onConnection(connection);
         }
 
         @Override
@@ -146,6 +188,12 @@ public final class Analyzer {
                 model.onMalformed(stream, pdu.direction(), pdu.frame(), pdu.fpdu().crcOk(), pdu.fpdu().ulpduLength(),
                         pdu.problem());
             }
+            observer.onPdu(pdu, message, move);
+        }
+
+        @Override
+        public void onDelivery(Delivery delivery) {
+            observer.onDelivery(delivery);
         }
 
         @Override
@@ -166,6 +214,7 @@ public final class Analyzer {
         @Override
         public void onClose(TcpConnection connection, Direction direction, boolean reset, long frame) {
             model.onClose(connection.index(), direction, reset, frame);
+            observer.onClose(connection, direction, reset, frame);
         }
 
         @Override
@@ -179,10 +228,12 @@ public final class Analyzer {
         public void onViolation(Violation violation) {
             if (violations.size() < limits.violations()) violations.add(violation);
             else violationsDropped++;
+            observer.onViolation(violation);
         }
 
         @Override
         public void onStreamFinished(StreamSummary s) {
+            observer.onStreamFinished(s);
             TcpConnection conn = connections.get(s.stream());
             if (conn == null || (s.request() == null && s.reply() == null && total(s) == 0)) return;
             if (reported.size() < limits.reportedStreams()) {
@@ -196,6 +247,7 @@ public final class Analyzer {
         public void onConnectionEnd(TcpConnection connection, long frame, boolean captureEnded) {
             model.onConnectionEnd(connection.index(), frame, captureEnded);
             connections.remove(connection.index());
+            observer.onConnectionEnd(connection, frame, captureEnded);
         }
     }
 }

@@ -1,0 +1,193 @@
+package io.rddp.filter;
+
+import io.rddp.decode.Pdu;
+import io.rddp.decode.PduFields;
+import io.rddp.filter.Expr.Literal;
+import io.rddp.filter.Expr.Op;
+import io.rddp.rpcrdma.ChunkMove;
+import io.rddp.rpcrdma.RpcRdmaFields;
+import io.rddp.rpcrdma.RpcRdmaMessage;
+import io.rddp.tcp.Endpoint;
+
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * A compiled display filter ({@code rddp decode -Y}, the GUI's filter bar), evaluated over a {@link FieldRecord}.
+ * Semantics:
+ * <ul>
+ *   <li>a bare name is true when the PDU has that field or layer; a bare yes/no field when it is yes;</li>
+ *   <li>{@code ==}, {@code <}, ..., {@code contains} are true when some value of the field satisfies them (a name
+ *       with several values, e.g. {@code rpcrdma.reads.handle}); {@code !=} when the field is there and no value
+ *       equals; any comparison of a field the PDU does not have is false (so {@code !(rdmap.opcode == 3)} and
+ *       {@code rdmap.opcode != 3} differ on an MPA Request);</li>
+ *   <li>numbers compare as unsigned 64-bit values, text by characters.</li>
+ * </ul>
+ * Not thread-safe only in the sense that a {@link FieldRecord} is; the compiled filter itself is immutable.
+ */
+public final class DisplayFilter {
+    private final String text;
+    private final Expr expr;
+    private final Set<String> fields = new LinkedHashSet<>();
+
+    private DisplayFilter(String text, Expr expr) {
+        this.text = text;
+        this.expr = expr;
+        collect(expr);
+    }
+
+    /** Parses and type-checks {@code text}. */
+    public static DisplayFilter compile(String text) throws FilterException {
+        return new DisplayFilter(text, FilterParser.parse(Objects.requireNonNull(text, "text")));
+    }
+
+    public String text() {
+        return text;
+    }
+
+    public Expr expression() {
+        return expr;
+    }
+
+    /** Whether the filter mentions {@code name} or a name below it ({@code uses("violation")}). */
+    public boolean uses(String name) {
+        for (String f : fields) {
+            if (f.equals(name) || f.startsWith(name + ".")) return true;
+        }
+        return false;
+    }
+
+    public boolean matches(FieldRecord record) {
+        return eval(expr, record);
+    }
+
+    /**
+     * Fills {@code record} with everything a filter can ask of a PDU: the registry's fields, {@code tcp.*},
+     * {@code ip.*} and the violations at its frame ({@code violationChecks}: check ids, with their severities in
+     * {@code severities}, or null/empty for none).
+     */
+    public static void describe(Pdu pdu, RpcRdmaMessage message, ChunkMove move, Collection<String> violationChecks,
+                                Collection<String> severities, FieldRecord record) {
+        record.clear();
+        PduFields.describe(pdu, record);
+        RpcRdmaFields.describe(message, move, record);
+        Endpoint src = pdu.source();
+        Endpoint dst = pdu.destination();
+        addConnection(record, pdu.stream(), src.addressString(), src.port(), dst.addressString(), dst.port());
+        addViolations(record, violationChecks, severities);
+    }
+
+    /** The {@code tcp.*} and {@code ip.*} names of a PDU. */
+    public static void addConnection(FieldRecord record, int stream, String srcAddress, int srcPort,
+                                     String dstAddress, int dstPort) {
+        record.put("tcp.stream", (long) stream);
+        record.put("tcp.srcport", (long) srcPort);
+        record.put("tcp.dstport", (long) dstPort);
+        record.put("tcp.port", (long) srcPort);
+        record.put("tcp.port", (long) dstPort);
+        record.put("ip.src", srcAddress);
+        record.put("ip.dst", dstAddress);
+        record.put("ip.addr", srcAddress);
+        record.put("ip.addr", dstAddress);
+    }
+
+    /** {@code violation}, {@code violation.check} and {@code violation.severity}. */
+    public static void addViolations(FieldRecord record, Collection<String> checks, Collection<String> severities) {
+        boolean any = checks != null && !checks.isEmpty();
+        record.put("violation", any);
+        if (any) {
+            for (String c : checks) record.put("violation.check", c);
+            if (severities != null) for (String s : severities) record.put("violation.severity", s);
+        }
+    }
+
+    private void collect(Expr e) {
+        if (e instanceof Expr.Present p) {
+            fields.add(p.field());
+        } else if (e instanceof Expr.Compare c) {
+            fields.add(c.field());
+        } else if (e instanceof Expr.Not n) {
+            collect(n.operand());
+        } else if (e instanceof Expr.And a) {
+            collect(a.left());
+            collect(a.right());
+        } else if (e instanceof Expr.Or o) {
+            collect(o.left());
+            collect(o.right());
+        }
+    }
+
+    static boolean eval(Expr e, FieldRecord r) {
+        if (e instanceof Expr.And a) return eval(a.left(), r) && eval(a.right(), r);
+        if (e instanceof Expr.Or o) return eval(o.left(), r) || eval(o.right(), r);
+        if (e instanceof Expr.Not n) return !eval(n.operand(), r);
+        if (e instanceof Expr.Present p) {
+            if (!r.has(p.field())) return false;
+            List<Object> values = r.get(p.field());
+            if (!values.isEmpty() && values.get(0) instanceof Boolean) return values.contains(Boolean.TRUE);
+            return true;
+        }
+        Expr.Compare c = (Expr.Compare) e;
+        List<Object> values = r.get(c.field());
+        if (values.isEmpty()) return false;
+        if (c.op() == Op.NE) {
+            for (Object v : values) {
+                if (compare(v, Op.EQ, c.value())) return false;
+            }
+            return true;
+        }
+        for (Object v : values) {
+            if (compare(v, c.op(), c.value())) return true;
+        }
+        return false;
+    }
+
+    private static boolean compare(Object v, Op op, Literal literal) {
+        Object l = literal.value();
+        if (op == Op.CONTAINS) {
+            if (v instanceof String s && l instanceof String t) return s.contains(t);
+            if (v instanceof byte[] b && l instanceof byte[] t) return indexOf(b, t) >= 0;
+            return false;
+        }
+        int cmp;
+        if (v instanceof Long a && l instanceof Long b) {
+            cmp = Long.compareUnsigned(a, b);
+        } else if (v instanceof Boolean a && l instanceof Boolean b) {
+            cmp = a.equals(b) ? 0 : 1;
+        } else if (v instanceof String a && l instanceof String b) {
+            cmp = a.compareTo(b);
+        } else if (v instanceof byte[] a && l instanceof byte[] b) {
+            cmp = java.util.Arrays.equals(a, b) ? 0 : 1;
+        } else {
+            return false;
+        }
+        return switch (op) {
+            case EQ -> cmp == 0;
+            case NE -> cmp != 0;
+            case LT -> cmp < 0;
+            case LE -> cmp <= 0;
+            case GT -> cmp > 0;
+            case GE -> cmp >= 0;
+            case CONTAINS -> false;
+        };
+    }
+
+    private static int indexOf(byte[] hay, byte[] needle) {
+        outer:
+        for (int i = 0; i + needle.length <= hay.length; i++) {
+            for (int j = 0; j < needle.length; j++) {
+                if (hay[i + j] != needle[j]) continue outer;
+            }
+            return i;
+        }
+        return -1;
+    }
+
+    @Override
+    public String toString() {
+        return text;
+    }
+}

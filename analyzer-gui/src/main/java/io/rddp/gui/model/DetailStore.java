@@ -1,0 +1,348 @@
+package io.rddp.gui.model;
+
+import io.rddp.decode.FieldSink;
+
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.Closeable;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+
+import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the window shows of each PDU beyond the index, kept in a temporary file rather than the heap: the list's
+ * text columns, the first octets of the PDU and its field tree as the field registry described it (the same
+ * {@link FieldSink} calls the CLI's {@code -V} and JSON see, recorded and replayed). Keys and labels are stored once
+ * in a table; values as variable-length numbers. About 250 to 350 bytes per PDU.
+ * <p>
+ * One thread appends ({@link #append}); any thread reads records below the last {@link #flush()}.
+ */
+public final class DetailStore implements Closeable {
+    private static final int BEGIN = 1, END = 2, BEGIN_LIST = 3, END_LIST = 4, NUMBER = 5, U64 = 6, BOOL = 7,
+            TEXT = 8, HEX = 9, END_RECORD = 0;
+    private static final int MAX_NAMES = 60000;
+    private static final int INLINE = 0xFFFF;
+    private static final String NULL = "\u0000";
+
+    /** The list columns and octets of one PDU. */
+    public record Header(String protocol, String info, String source, String destination, byte[] bytes) {
+    }
+
+    private final Path file;
+    private final FileChannel channel;
+    private final DataOutputStream out;
+    private long written;
+    private final Map<String, Integer> ids = new HashMap<>();
+    private final List<String> names = new ArrayList<>();
+    private final ByteArrayOutputStream record = new ByteArrayOutputStream(512);
+    private final DataOutputStream recordOut = new DataOutputStream(record);
+    private final Recorder recorder = new Recorder();
+
+    public DetailStore() throws IOException {
+        file = Files.createTempFile("rddp-gui-", ".fields");
+        file.toFile().deleteOnExit();
+        channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        out = new DataOutputStream(new BufferedOutputStream(Channels.newOutputStream(channel), 1 << 16));
+    }
+
+    public Path file() {
+        return file;
+    }
+
+    /** Bytes in the file. */
+    public synchronized long size() {
+        return written;
+    }
+
+    /** A sink that records a field tree into the record being built; call {@link #append} after describing. */
+    public FieldSink begin(String protocol, String info, String source, String destination, byte[] bytes)
+            throws IOException {
+        record.reset();
+        recordOut.writeUTF(protocol);
+        recordOut.writeUTF(info.length() > 20000 ? info.substring(0, 20000) : info);
+        recordOut.writeUTF(source);
+        recordOut.writeUTF(destination);
+        recordOut.writeShort(bytes.length);
+        recordOut.write(bytes);
+        return recorder;
+    }
+
+    /** Ends the record begun last and writes it; returns its offset. */
+    public long append() throws IOException {
+        recordOut.writeByte(END_RECORD);
+        synchronized (this) {
+            long at = written;
+            out.writeInt(record.size());
+            record.writeTo(out);
+            written += 4 + record.size();
+            return at;
+        }
+    }
+
+    /** Makes every record appended so far readable. */
+    public synchronized void flush() throws IOException {
+        out.flush();
+    }
+
+    private byte[] read(long offset) throws IOException {
+        ByteBuffer len = ByteBuffer.allocate(4);
+        readFully(len, offset);
+        ByteBuffer b = ByteBuffer.allocate(len.getInt(0));
+        readFully(b, offset + 4);
+        return b.array();
+    }
+
+    private void readFully(ByteBuffer b, long offset) throws IOException {
+        while (b.hasRemaining()) {
+            if (channel.read(b, offset + b.position()) < 0) throw new EOFException("record at " + offset + " cut short");
+        }
+    }
+
+    public Header header(long offset) throws IOException {
+        DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(read(offset)));
+        return header(in);
+    }
+
+    private static Header header(DataInputStream in) throws IOException {
+        String protocol = in.readUTF();
+        String info = in.readUTF();
+        String src = in.readUTF();
+        String dst = in.readUTF();
+        byte[] bytes = new byte[in.readUnsignedShort()];
+        in.readFully(bytes);
+        return new Header(protocol, info, src, dst, bytes);
+    }
+
+    /** Replays the field tree of the record at {@code offset} into {@code sink}; returns its header. */
+    public Header replay(long offset, FieldSink sink) throws IOException {
+        DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(read(offset)));
+        Header h = header(in);
+        replayTree(in, sink);
+        return h;
+    }
+
+    /**
+     * Reads records in file order from {@code offset} on, handing each one's offset, header and (replayed into
+     * {@code sink}) field tree to {@code each}; stops at {@code end} or when {@code each} returns false. Sequential
+     * reads: how a filter goes over a large capture.
+     */
+    public void scan(long offset, long end, FieldSink sink, RecordVisitor each) throws IOException {
+        InputStream raw = new BufferedInputStream(Channels.newInputStream(channel.position(offset)), 1 << 16);
+        // positional reads elsewhere do not move the channel, but another scan would: scans are serialised
+        synchronized (this) {
+            DataInputStream in = new DataInputStream(raw);
+            long at = offset;
+            byte[] buf = new byte[1024];
+            while (at < end) {
+                int n = in.readInt();
+                if (buf.length < n) buf = new byte[n];
+                in.readFully(buf, 0, n);
+                DataInputStream rec = new DataInputStream(new java.io.ByteArrayInputStream(buf, 0, n));
+                Header h = header(rec);
+                replayTree(rec, sink);
+                if (!each.visit(at, h)) return;
+                at += 4 + n;
+            }
+        }
+    }
+
+    /** Called by {@link #scan} per record. */
+    public interface RecordVisitor {
+        boolean visit(long offset, Header header) throws IOException;
+    }
+
+    private void replayTree(DataInputStream in, FieldSink sink) throws IOException {
+        while (true) {
+            int op = in.readUnsignedByte();
+            if (op == END_RECORD) return;
+            switch (op) {
+                case END -> sink.end();
+                case END_LIST -> sink.endList();
+                default -> {
+                    String key = name(in);
+                    String label = name(in);
+                    switch (op) {
+                        case BEGIN -> sink.begin(key, label);
+                        case BEGIN_LIST -> sink.beginList(key, label);
+                        case NUMBER -> sink.number(key, label, readVarLong(in));
+                        case U64 -> sink.unsigned64(key, label, readVarLong(in));
+                        case BOOL -> sink.bool(key, label, in.readBoolean());
+                        case TEXT -> sink.text(key, label, in.readUTF());
+                        case HEX -> {
+                            byte[] b = new byte[in.readUnsignedShort()];
+                            in.readFully(b);
+                            sink.hex(key, label, b);
+                        }
+                        default -> throw new IOException("bad field record op " + op);
+                    }
+                }
+            }
+        }
+    }
+
+    private String name(DataInputStream in) throws IOException {
+        int id = in.readUnsignedShort();
+        String s = id == INLINE ? in.readUTF() : nameOf(id);
+        return NULL.equals(s) ? null : s;
+    }
+
+    private synchronized String nameOf(int id) {
+        return names.get(id);
+    }
+
+    private synchronized int idOf(String s) {
+        Integer id = ids.get(s);
+        if (id != null) return id;
+        if (names.size() >= MAX_NAMES) return INLINE;
+        ids.put(s, names.size());
+        names.add(s);
+        return names.size() - 1;
+    }
+
+    private void writeName(String s) throws IOException {
+        if (s == null) s = NULL;
+        int id = idOf(s);
+        recordOut.writeShort(id);
+        if (id == INLINE) recordOut.writeUTF(s);
+    }
+
+    private static void writeVarLong(DataOutputStream out, long v) throws IOException {
+        while ((v & ~0x7FL) != 0) {
+            out.writeByte((int) ((v & 0x7F) | 0x80));
+            v >>>= 7;
+        }
+        out.writeByte((int) v);
+    }
+
+    private static long readVarLong(DataInputStream in) throws IOException {
+        long v = 0;
+        for (int shift = 0; shift < 70; shift += 7) {
+            int b = in.readUnsignedByte();
+            v |= (long) (b & 0x7F) << shift;
+            if ((b & 0x80) == 0) return v;
+        }
+        throw new IOException("bad number in a field record");
+    }
+
+    private final class Recorder implements FieldSink {
+        private void op(int op, String key, String label) {
+            try {
+                recordOut.writeByte(op);
+                writeName(key);
+                writeName(label);
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+
+        @Override
+        public void begin(String key, String label) {
+            op(BEGIN, key, label);
+        }
+
+        @Override
+        public void end() {
+            try {
+                recordOut.writeByte(END);
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+
+        @Override
+        public void beginList(String key, String label) {
+            op(BEGIN_LIST, key, label);
+        }
+
+        @Override
+        public void endList() {
+            try {
+                recordOut.writeByte(END_LIST);
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+
+        @Override
+        public void number(String key, String label, long value) {
+            op(NUMBER, key, label);
+            try {
+                writeVarLong(recordOut, value);
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+
+        @Override
+        public void unsigned64(String key, String label, long value) {
+            op(U64, key, label);
+            try {
+                writeVarLong(recordOut, value);
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+
+        @Override
+        public void bool(String key, String label, boolean value) {
+            op(BOOL, key, label);
+            try {
+                recordOut.writeBoolean(value);
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+
+        @Override
+        public void boolOrNull(String key, String label, Boolean value) {
+            if (value != null) bool(key, label, value);
+        }
+
+        @Override
+        public void text(String key, String label, String value) {
+            op(TEXT, key, label);
+            try {
+                recordOut.writeUTF(value.length() > 8000 ? value.substring(0, 8000) + "…" : value);
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+
+        @Override
+        public void hex(String key, String label, byte[] value) {
+            op(HEX, key, label);
+            try {
+                int n = Math.min(value.length, 4096);
+                recordOut.writeShort(n);
+                recordOut.write(value, 0, n);
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        try {
+            out.close();
+        } finally {
+            channel.close();
+            Files.deleteIfExists(file);
+        }
+    }
+
+}
