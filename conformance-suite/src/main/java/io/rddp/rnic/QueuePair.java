@@ -444,7 +444,7 @@ public final class QueuePair {
         } catch (IOException | RuntimeException e) {
             // hostile input must never get here: a RuntimeException is a bug of the receive path, counted so tests
             // and the fuzz target see it; the connection is dropped, the RNIC goes on
-            if (e instanceof RuntimeException) rnic.internalError(this, e);
+            if (e instanceof RuntimeException re) rnic.internalError(this, re);
             synchronized (lock) {
                 if (state != State.CLOSED) {
                     enterError("receive path failed: " + e);
