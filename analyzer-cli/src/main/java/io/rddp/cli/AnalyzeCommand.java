@@ -5,6 +5,8 @@ import io.rddp.analyze.AnalysisLimits;
 import io.rddp.analyze.Analyzer;
 import io.rddp.analyze.UlpProfile;
 import io.rddp.capture.CaptureReader;
+import io.rddp.capture.LinkType;
+import io.rddp.capture.PcapngWriter;
 import io.rddp.sink.Severity;
 import io.rddp.sink.SinkModel;
 import io.rddp.sink.StagRegistration;

@@ -111,13 +111,16 @@ public final class Link implements Closeable {
         }
     }
 
-    /** Sends {@code len} octets; they are recorded as sent once the socket took them. */
+    /**
+     * Sends {@code len} octets. They are recorded before they go out: a peer's answer, recorded by the reading
+     * thread, must never come before what it answers in the capture.
+     */
     public void write(byte[] bytes, int off, int len) throws IOException {
         synchronized (writeLock) {
             if (outputShut || closed) throw new IOException("connection already closed for sending");
+            if (recording != null) recording.data(outbound(), bytes, off, len);
             out.write(bytes, off, len);
             out.flush();
-            if (recording != null) recording.data(outbound(), bytes, off, len);
         }
     }
 

@@ -45,6 +45,14 @@ class RnicReceiveFuzzTest {
 
     @FuzzTest
     void receive(FuzzedDataProvider data) throws Exception {
+        // the connections go to the RNIC this test started on loopback, not anywhere the input chose
+        try (var allowed = com.code_intelligence.jazzer.api.BugDetectors.allowNetworkConnections()) {
+            exchange(data);
+        }
+        assertThat(rnic.internalErrors()).isEmpty();
+    }
+
+    private void exchange(FuzzedDataProvider data) throws Exception {
         init();
         boolean crc = data.consumeBoolean(), markers = data.consumeBoolean();
         try (Socket s = new Socket()) {
@@ -85,6 +93,5 @@ class RnicReceiveFuzzTest {
                 // reset by the RNIC: also an answer
             }
         }
-        assertThat(rnic.internalErrors()).isEmpty();
     }
 }
