@@ -26,15 +26,28 @@ public final class RpingDut implements Dut {
     static final long TESTER_STAG = 0x7E57_0001L, TESTER_TO = 0x10_0000;
     static final int SIZE = 64;
     /** How often a new connection is tried while rping -s restarts between connections. */
-    static final int CONNECT_TRIES = 20;
+    static final int CONNECT_TRIES = 30;
+    /** How long a fresh connection must stay up to count as accepted by a listening rping. */
+    static final int SETTLE_MS = 150;
 
     private final InetSocketAddress target;
     private final Set<String> caps;
+    private final int restartMs;
+    private long lastConnect = -1;
 
     /** @param caps what the DUT is known to support, beyond rping's MPA rev 2 (e.g. crc, markers) */
     public RpingDut(InetSocketAddress target, Set<String> caps) {
+        this(target, caps, 0);
+    }
+
+    /**
+     * @param restartMs how long rping -s needs to listen again after a connection (a loop restarting it in an
+     *                  emulated VM needs about a second); the tester waits that long between connections
+     */
+    public RpingDut(InetSocketAddress target, Set<String> caps, int restartMs) {
         this.target = target;
         this.caps = Set.copyOf(caps);
+        this.restartMs = restartMs;
     }
 
     @Override
@@ -74,19 +87,33 @@ public final class RpingDut implements Dut {
         return new Session(conn, buffer, -1, 2);
     }
 
-    /** rping -s takes a moment to come back after each connection: try a few times. */
+    /**
+     * rping -s serves one connection and is restarted: a connection made before it listens again is refused, or —
+     * through a port forward that accepts first, as qemu's does — closed at once without a word. A connection still
+     * up after {@link #SETTLE_MS} reached a listening rping; others are retried, a bounded number of times.
+     */
     private ScriptedConnection connect(Recorder recorder, Timeouts t) throws Exception {
-        java.io.IOException last = null;
+        if (lastConnect > 0) {
+            long wait = restartMs - (System.nanoTime() - lastConnect) / 1_000_000L;
+            if (wait > 0) Thread.sleep(wait);
+        }
+        lastConnect = System.nanoTime();
+        String last = "";
         for (int i = 0; i < CONNECT_TRIES; i++) {
             try {
-                return ScriptedConnection.connect(target, t.connect(), recorder);
+                // the connection itself is the probe: a second one would sit in rping's listen backlog (3) as a
+                // half-open connection until siw's MPA timeout, and enough of them lock rping -s out
+                ScriptedConnection c = ScriptedConnection.connect(target, t.connect(), recorder);
+                if (!c.awaitClose(Math.max(SETTLE_MS, t.quiet() / 2))) return c;
+                c.close();
+                last = "the connection was closed at once (rping -s not listening yet)";
             } catch (java.io.IOException e) {
-                last = e;
-                Thread.sleep(100L * (i + 1));
+                last = e.getMessage();
             }
+            Thread.sleep(200);
         }
         throw new java.io.IOException("rping -s at " + target + " does not accept connections (tried "
-                + CONNECT_TRIES + " times): " + last.getMessage());
+                + CONNECT_TRIES + " times over about " + CONNECT_TRIES * (SETTLE_MS + 200) / 1000 + " s): " + last);
     }
 
     /**

@@ -179,6 +179,17 @@ public final class Runner {
                 } else {
                     verdict = Result.Verdict.FAIL;
                     notes.add("expected " + info.expectedText());
+                    if (o.terminate != null) {
+                        ErrorType swapped = new ErrorType(o.terminate.etype(), o.terminate.layer(), o.terminate.code());
+                        for (Reaction alt : info.expected()) {
+                            if (alt.matches(swapped)) {
+                                notes.add("the Terminate is " + alt.describe() + " with Layer and EType swapped: the"
+                                        + " control word laid out as a little-endian C bitfield (as Linux siw 6.1"
+                                        + " sends it; RFC 5040 §4.8 Figure 7 puts Layer in the high nibble)");
+                                break;
+                            }
+                        }
+                    }
                 }
             } else {
                 verdict = Result.Verdict.PASS;

@@ -1,0 +1,134 @@
+# `lab conform` and `lab interop`: rddp's conformance suite and emulated RNIC against the guest's siw (sourced by
+# ../lab). Both need the lab up. Exit codes as `rddp conform`: 0 as expected, 1 a failure or a changed verdict, 2 the
+# run itself could not be made.
+
+RDDP="$REPO_ROOT/rddp"
+# siw answers from an emulated CPU: every wait of the tester is stretched, and rping -s needs a moment to listen
+# again after each connection (the restart loop of `lab rping start`).
+CONFORM_SCALE="${RDDP_LAB_TIMEOUT_SCALE:-3}"
+RPING_RESTART_MS="${RDDP_LAB_RPING_RESTART_MS:-2000}"
+
+# rping -s serves one connection and exits: the loop restarts it for the next one.
+start_rping() {
+  labcmd spawn rping -- "while :; do rping -s -a $GUEST_IP -p 7777 $*; sleep 0.2; done"
+}
+
+# conform_profile PROFILE REPORT_DIR BASELINE_MODE [ARGS...]: BASELINE_MODE is check, write or none
+conform_profile() {
+  local profile=$1 report=$2 mode=$3; shift 3
+  local baseline="$LAB_DIR/baseline-$profile.json" args=()
+  case "$mode" in
+    check) [ -f "$baseline" ] && args+=(--baseline "$baseline" --exact-baseline) ;;
+    write) args+=(--write-baseline "$baseline") ;;
+  esac
+  case "$profile" in
+    rping)
+      labcmd stop agent >/dev/null 2>&1 || true
+      labcmd stop rping >/dev/null 2>&1 || true
+      start_rping >/dev/null
+      sleep 2
+      "$RDDP" conform --profile rping --target "127.0.0.1:$IWARP_PORT" --caps crc --restart-ms "$RPING_RESTART_MS" \
+        --timeout-scale "$CONFORM_SCALE" --report "$report" "${args[@]}" "$@" ;;
+    agent)
+      labcmd stop rping >/dev/null 2>&1 || true
+      labcmd stop agent >/dev/null 2>&1 || true
+      push_agent
+      start_agent agent 7175 --listen 7777 >/dev/null
+      "$RDDP" conform --profile agent --control "127.0.0.1:$AGENT_PORT" --target "127.0.0.1:$IWARP_PORT" \
+        --dut-port 7777 --timeout-scale "$CONFORM_SCALE" --report "$report" "${args[@]}" "$@" ;;
+    *) die "conform: --profile is agent or rping, not '$profile'" 2 ;;
+  esac
+}
+
+# Copies the per-scenario recordings of a report into pcaps/siw-conform/PROFILE/ with their golden analyses.
+publish_captures() {
+  local profile=$1 report=$2 dest="$REPO_ROOT/pcaps/siw-conform/$profile"
+  mkdir -p "$dest"
+  rm -f "$dest"/*.pcapng "$dest"/*.expected
+  python3 "$LAB_DIR/lib/golden.py" "$RDDP" "$report" "$dest"
+}
+
+lab_conform() {
+  local profiles=() report="$STATE/conform" mode=check publish=no extra=()
+  while [ $# -gt 0 ]; do
+    case "$1" in
+      --profile) profiles+=("$2"); shift 2 ;;
+      --report) report=$2; shift 2 ;;
+      --write-baseline) mode=write; shift ;;
+      --no-baseline) mode=none; shift ;;
+      --publish-captures) publish=yes; shift ;;
+      --) shift; extra=("$@"); break ;;
+      *) die "usage: lab conform [--profile agent|rping]... [--report DIR] [--write-baseline|--no-baseline] [--publish-captures] [-- rddp conform args]" 2 ;;
+    esac
+  done
+  [ ${#profiles[@]} -gt 0 ] || profiles=(rping agent)
+  need_up
+  local rc=0 worst=0
+  for p in "${profiles[@]}"; do
+    say "conform: profile $p, report in $report/$p"
+    set +e
+    conform_profile "$p" "$report/$p" "$mode" "${extra[@]}"
+    rc=$?
+    set -e
+    [ "$publish" = yes ] && [ -d "$report/$p/pcaps" ] && publish_captures "$p" "$report/$p"
+    # the worst exit code wins: 2 (could not run) > 1 (failure, changed verdict) > 0
+    if [ $rc -eq 2 ] || { [ $rc -eq 1 ] && [ $worst -ne 2 ]; }; then worst=$rc; fi
+  done
+  labcmd stop agent >/dev/null 2>&1 || true
+  labcmd stop rping >/dev/null 2>&1 || true
+  return $worst
+}
+
+# interop: real siw applications against rddp peer, and rddp peer against siw's rping server. Every step must
+# complete (the application's own exit code), and what rddp peer sent must analyse without an error or warning; what
+# siw sent is judged too and printed as findings.
+lab_interop() {
+  need_up
+  local dir="${1:-$STATE/interop}" failed=0 ran=0
+  mkdir -p "$dir"
+  labcmd stop agent >/dev/null 2>&1 || true
+  labcmd stop rping >/dev/null 2>&1 || true
+  "$RDDP" --version >/dev/null   # builds the CLI once, before any timing matters
+  interop_step() {   # NAME PCAP PEER_SIDE PEER_PID COMMAND...: one step, its recording analysed once the peer ended
+    local name=$1 pcap=$2 side=$3 pid=$4; shift 4
+    ran=$((ran + 1))
+    set +e
+    "$@" > "$dir/$name.log" 2>&1
+    local rc=$?
+    [ "$pid" = - ] || wait "$pid"   # the peer writes the end of its recording when it exits
+    set -e
+    local verdict=pass why=""
+    if [ $rc -ne 0 ]; then verdict=fail; why="exit $rc: $(tail -n 2 "$dir/$name.log" | tr '\n' ' ')"; fi
+    if [ -f "$pcap" ] && ! python3 "$LAB_DIR/lib/sides.py" "$RDDP" "$pcap" "$side" > "$dir/$name.analysis" 2>&1; then
+      verdict=fail; why="$why rddp peer broke a rule (see $dir/$name.analysis)"
+    fi
+    [ $verdict = fail ] && failed=$((failed + 1))
+    printf 'interop %-28s %s %s\n' "$name" "$verdict" "$why"
+    if [ -s "$dir/$name.analysis" ]; then cat "$dir/$name.analysis"; fi
+  }
+  # siw's rping client (rping -c -v -V -C 10) against rddp peer on the host
+  "$RDDP" peer --listen 127.0.0.1:7174 --app rping --connections 1 --duration 90 --pcap "$dir/rping-c.pcapng" \
+    > "$dir/peer-rping.log" 2>&1 &
+  local peer=$!
+  sleep 2
+  interop_step siw-rping-client "$dir/rping-c.pcapng" server $peer \
+    labcmd exec --timeout 60 -- rping -c -a "$HOST_FROM_GUEST" -p 7174 -C 10 -v -V
+  # rddp peer's rping client against siw's rping -s
+  start_rping >/dev/null
+  sleep 2
+  interop_step rddp-rping-client "$dir/rping-s.pcapng" client - "$RDDP" peer --connect "127.0.0.1:$IWARP_PORT" --app rping \
+    --count 10 --verify --pcap "$dir/rping-s.pcapng"
+  labcmd stop rping >/dev/null 2>&1 || true
+  # siw's perftest clients against rddp peer's perftest server
+  for tool in ib_write_bw ib_read_bw ib_send_bw; do
+    "$RDDP" peer --listen 127.0.0.1:7186 --app perftest --connections 1 --duration 120 \
+      --pcap "$dir/$tool.pcapng" > "$dir/peer-$tool.log" 2>&1 &
+    peer=$!
+    sleep 2
+    interop_step "siw-$tool" "$dir/$tool.pcapng" server $peer \
+      labcmd exec --timeout 100 -- "$tool" -R -p 18515 -s 65536 -n 50 "$HOST_FROM_GUEST"
+    sleep 1
+  done
+  echo "siw-interop: $((ran - failed)) passed, $failed failed"
+  [ $failed -eq 0 ]
+}

@@ -1,0 +1,39 @@
+#!/usr/bin/env python3
+"""Golden analyses of the per-scenario recordings of a `rddp conform` report (lab conform --publish-captures).
+
+For every pcaps/<id>.pcapng of the report: copies it to DEST and writes DEST/<id>.expected with every warning and
+error `rddp analyze` finds, one per line as "severity check-id frame direction" (c>s: the tester, s>c: siw), under a
+header naming the scenario, its verdict and what siw did. The analyzer test over pcaps/siw-conform checks the files
+stay exactly so.
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+rddp, report, dest = sys.argv[1:4]
+results = {s["id"]: s for s in json.load(open(os.path.join(report, "report.json")))["scenarios"]}
+for name in sorted(os.listdir(os.path.join(report, "pcaps"))):
+    if not name.endswith(".pcapng"):
+        continue
+    sid = name[: -len(".pcapng")]
+    src = os.path.join(report, "pcaps", name)
+    shutil.copy(src, os.path.join(dest, name))
+    out = subprocess.run([rddp, "analyze", "--format", "json", "--fail-on", "never", src],
+                         capture_output=True, text=True, check=True).stdout
+    a = json.loads(out)
+    lines = []
+    for v in a.get("violations", []):
+        if v.get("severity") in ("warning", "error"):
+            d = v.get("direction")
+            lines.append(f'{v["severity"]} {v["check"] if "check" in v else v.get("id")} {v.get("frame", 0)} '
+                         f'{"c>s" if d == "client-to-server" else "s>c" if d else "-"}')
+    r = results.get(sid, {})
+    with open(os.path.join(dest, sid + ".expected"), "w") as f:
+        f.write(f"# {sid}: {r.get('title', '')}\n")
+        f.write(f"# siw: {r.get('verdict', '?')} {r.get('grade') or ''} | {r.get('observed', '')}\n")
+        f.write("# severity check-id frame direction (c>s: the tester, s>c: siw); info lines are not listed\n")
+        for l in lines:
+            f.write(l + "\n")
+print(f"golden analyses of {len(results)} scenarios in {dest}", file=sys.stderr)
