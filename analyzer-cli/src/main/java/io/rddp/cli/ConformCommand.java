@@ -99,6 +99,11 @@ final class ConformCommand implements Callable<Integer> {
             + " beyond MPA rev 2, e.g. crc,markers (the agent profile asks the DUT).")
     List<String> caps = new ArrayList<>();
 
+    @Option(names = "--on-dead", paramLabel = "COMMAND", description = "Run this shell command to bring the DUT back"
+            + " when it stops answering (a failed liveness check, or silence at a scenario's start): the failure stays"
+            + " on the scenario that caused it and the run goes on against a fresh DUT (at most 120 s a time).")
+    String onDead;
+
     @Option(names = "--restart-ms", paramLabel = "MS", description = "rping profile: how long rping -s needs to listen"
             + " again after a connection (default ${DEFAULT-VALUE}; a restart loop in a VM needs about 1500).")
     int restartMs = 0;
@@ -164,7 +169,7 @@ final class ConformCommand implements Callable<Integer> {
         int[] n = {0};
         List<Result> results;
         try (dut) {
-            results = new Runner(dut, timeouts, report, r -> {
+            Runner runner = new Runner(dut, timeouts, report, r -> {
                 n[0]++;
                 out.printf("[%3d/%d] %-5s %-13s %-44s %s%n", n[0], scenarios.size(),
                         r.verdict().wireName().toUpperCase(Locale.ROOT), r.grade() == null ? "" : r.grade(), r.id(),
@@ -172,7 +177,9 @@ final class ConformCommand implements Callable<Integer> {
                                 ? "  — " + String.join("; ", r.notes()) + (r.findings().isEmpty() ? ""
                                 : " " + r.findings()) : ""));
                 out.flush();
-            }).run(scenarios);
+            });
+            if (onDead != null) runner.onDead(() -> restart(onDead, out));
+            results = runner.run(scenarios);
         }
         Report rep = new Report(dut.describe(), dut.profile(), version(), catalog, results, started);
         var c = rep.counts();
@@ -193,6 +200,19 @@ final class ConformCommand implements Callable<Integer> {
         }
         out.flush();
         return gate(results, base, out);
+    }
+
+    /** Runs the --on-dead command, at most 120 s; true when it exited 0. */
+    private static boolean restart(String command, PrintWriter out) throws IOException, InterruptedException {
+        out.println("rddp conform: the DUT stopped answering; running: " + command);
+        out.flush();
+        Process p = new ProcessBuilder("sh", "-c", command).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        if (!p.waitFor(120, java.util.concurrent.TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            return false;
+        }
+        return p.exitValue() == 0;
     }
 
     private int gate(List<Result> results, Baseline base, PrintWriter out) {

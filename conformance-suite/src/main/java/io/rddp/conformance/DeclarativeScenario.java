@@ -45,9 +45,13 @@ final class DeclarativeScenario implements Scenario {
         Setup setup = setup(spec);
         Session s = ctx.open(setup);
         MpaStartFrame reply = s.conn().peerStartFrame();
-        if (setup.request() != null && (reply == null || reply.reject()) && !spec.path("mpa").has("expect-reject")) {
-            throw new ScenarioFailure("the DUT gave no usable MPA Reply to a valid Request"
-                    + (reply != null ? " (it rejected it)" : "") + ", so the scenario could not reach its fault");
+        if (setup.request() != null && reply == null && !spec.path("mpa").has("expect-reject")) {
+            throw new DutSilent("the DUT gave no MPA Reply to a valid Request, so the scenario could not reach its"
+                    + " fault");
+        }
+        if (setup.request() != null && reply != null && reply.reject() && !spec.path("mpa").has("expect-reject")) {
+            throw new ScenarioFailure("the DUT rejected a valid MPA Request, so the scenario could not reach its"
+                    + " fault");
         }
         for (JsonNode step : spec.path("steps")) step(ctx, s, step);
     }

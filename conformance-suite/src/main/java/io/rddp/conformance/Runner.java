@@ -44,6 +44,23 @@ public final class Runner {
     private final Timeouts timeouts;
     private final Path reportDir;
     private final Consumer<Result> progress;
+    private Restart restart;
+
+    /** Brings a hung DUT back (e.g. restarts its daemon or reboots its host); true when that worked. */
+    @FunctionalInterface
+    public interface Restart {
+        boolean restart() throws Exception;
+    }
+
+    /**
+     * What to do when the DUT stops answering: after a failed liveness check, or when a scenario finds it silent at
+     * its start, the DUT is restarted (the failure stays on the scenario that caused it) and, in the second case, the
+     * scenario is tried once more. The report says so.
+     */
+    public Runner onDead(Restart r) {
+        this.restart = r;
+        return this;
+    }
 
     /** @param reportDir where per-scenario pcapngs go (pcaps/ below it), or null for none */
     public Runner(Dut dut, Timeouts timeouts, Path reportDir, Consumer<Result> progress) {
@@ -90,6 +107,21 @@ public final class Runner {
         Result r;
         try {
             r = execute(scenario, ctx, start);
+            if (r.verdict() == Result.Verdict.ERROR && r.notes().stream().anyMatch(n -> n.startsWith(SILENT))
+                    && restart != null) {
+                // the DUT was hung before the scenario could start: bring it back and try once more
+                String how = restartDut();
+                for (Session s : ctx.sessions()) s.close();
+                ctx = new ScenarioContext(dut, timeouts, recorder, info);
+                ctx.note("the DUT answered no MPA Request at the start; " + how + "; the scenario ran again");
+                r = execute(scenario, ctx, start);
+            }
+            if (r.notes().stream().anyMatch(n -> n.startsWith("liveness check:")) && restart != null) {
+                List<String> notes = new ArrayList<>(r.notes());
+                notes.add("the DUT failed the liveness check: " + restartDut());
+                r = new Result(r.info(), r.profile(), r.verdict(), r.grade(), r.close(), r.observed(), r.findings(),
+                        notes, r.pcap(), r.millis());
+            }
         } finally {
             for (Session s : ctx.sessions()) s.close();
             try {
@@ -111,6 +143,19 @@ public final class Runner {
                 r.notes(), rel, millis(start));
     }
 
+    private static final String SILENT = "the DUT was silent: ";
+
+    private String restartDut() {
+        try {
+            boolean ok = restart.restart();
+            String live = ok ? dut.liveness(null, timeouts) : "the restart command failed";
+            return live == null ? "it was restarted and is live again" : "it was restarted but is still not live ("
+                    + live + ")";
+        } catch (Exception e) {
+            return "restarting it failed: " + e.getMessage();
+        }
+    }
+
     private Result execute(Scenario scenario, ScenarioContext ctx, long start) {
         ScenarioInfo info = scenario.info();
         String failure = null;
@@ -120,6 +165,9 @@ public final class Runner {
             return new Result(info, dut.profile(), Result.Verdict.SKIP, e.notSupported() ? "not-supported" : "profile",
                     null, e.getMessage(), List.of(), ctx.notes(), null, 0);
         } catch (Scenario.ScenarioFailure e) {
+            failure = e.getMessage();
+        } catch (Scenario.DutSilent e) {
+            if (restart != null) return error(info, ctx, SILENT + e.getMessage());
             failure = e.getMessage();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

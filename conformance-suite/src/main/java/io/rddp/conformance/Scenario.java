@@ -21,6 +21,16 @@ public interface Scenario {
         }
     }
 
+    /**
+     * The DUT did not answer a valid MPA Request at the start of a scenario: it is hung (or was left hung by the
+     * scenario before). The runner may restart it and try the scenario once more.
+     */
+    final class DutSilent extends Exception {
+        public DutSilent(String message) {
+            super(message);
+        }
+    }
+
     /** The scenario cannot run here: the DUT lacks a feature, or the profile gives no way to do it. */
     final class Skip extends Exception {
         private final boolean notSupported;
