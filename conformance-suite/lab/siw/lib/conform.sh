@@ -27,15 +27,18 @@ conform_profile() {
       labcmd stop rping >/dev/null 2>&1 || true
       start_rping >/dev/null
       sleep 2
+      # rping -s sometimes stops answering MPA after a fault (see lab README): the suite restarts the loop
       "$RDDP" conform --profile rping --target "127.0.0.1:$IWARP_PORT" --caps crc --restart-ms "$RPING_RESTART_MS" \
-        --timeout-scale "$CONFORM_SCALE" --report "$report" "${args[@]}" "$@" ;;
+        --timeout-scale "$CONFORM_SCALE" --report "$report" \
+        --on-dead "'$LAB_DIR/lab' rping stop; '$LAB_DIR/lab' rping start && sleep 2" "${args[@]}" "$@" ;;
     agent)
       labcmd stop rping >/dev/null 2>&1 || true
       labcmd stop agent >/dev/null 2>&1 || true
       push_agent
       start_agent agent 7175 --listen 7777 >/dev/null
       "$RDDP" conform --profile agent --control "127.0.0.1:$AGENT_PORT" --target "127.0.0.1:$IWARP_PORT" \
-        --dut-port 7777 --timeout-scale "$CONFORM_SCALE" --report "$report" "${args[@]}" "$@" ;;
+        --dut-port 7777 --timeout-scale "$CONFORM_SCALE" --report "$report" \
+        --on-dead "'$LAB_DIR/lab' agent stop; '$LAB_DIR/lab' agent start -- --listen 7777" "${args[@]}" "$@" ;;
     *) die "conform: --profile is agent or rping, not '$profile'" 2 ;;
   esac
 }
