@@ -548,6 +548,7 @@ public final class QueuePair {
      * closing the connection (RFC 5044 §7.1.2).
      */
     private boolean react(DdpSegment seg) {
+        if (pduOwed.isEmpty() && pduViolations.isEmpty()) return false; // the common case: nothing to react to
         Set<Check> ignored = ignoredChecks();
         OwedTerminate owed = null;
         for (OwedTerminate o : pduOwed) {

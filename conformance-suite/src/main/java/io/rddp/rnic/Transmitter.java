@@ -42,6 +42,11 @@ final class Transmitter {
     private long atomicRequestId;
     private boolean stopped;
     private Thread thread;
+    /**
+     * Reused by the one thread that fills and writes chunks (a chunk is written before the next is filled); made at
+     * the first FPDU, so idle queue pairs hold no chunk-sized array.
+     */
+    private Buffer buffer;
 
     /** A message being sent, possibly in several pieces. */
     private abstract static class Job {
@@ -62,6 +67,7 @@ final class Transmitter {
     /** A send-queue work request. */
     private final class WrJob extends Job {
         final WorkRequest wr;
+        Slot slot;
 
         WrJob(WorkRequest wr) {
             this.wr = wr;
@@ -181,6 +187,11 @@ final class Transmitter {
     private static final class Slot {
         final WorkRequest wr;
         WorkCompletion wc;
+        /**
+         * Its last FPDUs are in the chunk being written: only the writer knows whether they reached TCP, so a flush
+         * meanwhile leaves it to the writer (a Send the peer received and answered by closing is not wr_flush_err).
+         */
+        boolean writing;
 
         Slot(WorkRequest wr) {
             this.wr = wr;
@@ -327,8 +338,8 @@ final class Transmitter {
         }
         sq.clear();
         for (Slot slot : inOrder) {
-            if (slot.wc == null) slot.wc = WorkCompletion.of(slot.wr.wrId(), qp.qpn, slot.wr.op().completion,
-                    WcStatus.WR_FLUSH_ERR, 0, why);
+            if (slot.wc == null && !slot.writing) slot.wc = WorkCompletion.of(slot.wr.wrId(), qp.qpn,
+                    slot.wr.op().completion, WcStatus.WR_FLUSH_ERR, 0, why);
         }
         done(null, null);
         responses.clear();
@@ -358,15 +369,15 @@ final class Transmitter {
                     qp.link.write(c.bytes, 0, c.length);
                 } catch (IOException e) {
                     synchronized (qp.lock) {
+                        for (Slot slot : inOrder) slot.writing = false;
                         if (c.terminate) qp.terminateSent();
-                        else if (qp.state == QueuePair.State.RTS) {
-                            qp.failure = "sending failed: " + e.getMessage();
-                            flush(qp.failure);
-                        }
+                        else if (qp.state == QueuePair.State.RTS) qp.failure = "sending failed: " + e.getMessage();
+                        flush(qp.failure != null ? qp.failure : "sending failed: " + e.getMessage());
                     }
                     continue;
                 }
                 synchronized (qp.lock) {
+                    for (Slot slot : inOrder) slot.writing = false;
                     for (Runnable r : c.after) r.run();
                     if (c.terminate) qp.terminateSent();
                 }
@@ -399,10 +410,10 @@ final class Transmitter {
     private Chunk terminateChunk(Terminate t) {
         List<DdpSegment> segs = RdmapEncoder.terminate(msn[2], t).segments();
         msn[2]++;
-        Buffer b = new Buffer();
+        Buffer b = buffer();
         for (DdpSegment s : segs) {
             qp.judgeOutbound(s);
-            ByteBuffer u = s.toByteBuffer();
+            ByteBuffer u = b.ulpdu(s);
             if (config.has(Bug.TERMINATE_BIT_LAYOUT)) sillyBitfield(u, t);
             b.fpdu(u);
         }
@@ -428,7 +439,7 @@ final class Transmitter {
      * allowed (a Responder that has not received an FPDU yet) only local invalidations at the head are carried out.
      */
     private Chunk fill(boolean wire) {
-        Buffer b = new Buffer();
+        Buffer b = buffer();
         List<Runnable> after = new ArrayList<>();
         while (b.length < CHUNK) {
             Job j = wire ? responses.peek() : null;
@@ -439,8 +450,9 @@ final class Transmitter {
                 WorkRequest wr = ((WrJob) j).wr;
                 if (wr.op() == WorkRequest.Op.LOCAL_INV) {
                     sq.poll();
-                    inOrder.add(new Slot(wr));
-                    localInvalidate(wr, after);
+                    Slot slot = new Slot(wr);
+                    inOrder.add(slot);
+                    localInvalidate(wr, slot, after);
                     continue;
                 }
                 if (!wire) break;
@@ -453,11 +465,11 @@ final class Transmitter {
             List<DdpSegment> segs = j.piece(this, Math.max(1, CHUNK - b.length));
             for (DdpSegment s : segs) {
                 qp.judgeOutbound(s);
-                b.fpdu(s.toByteBuffer());
+                b.fpdu(b.ulpdu(s));
             }
             if (j.finished()) {
                 (response ? responses : sq).poll();
-                if (j instanceof WrJob w) finished(w.wr, after);
+                if (j instanceof WrJob w) finished(w, after);
             }
         }
         return b.length == 0 && after.isEmpty() ? null : new Chunk(b.bytes, b.length, after, false);
@@ -467,7 +479,8 @@ final class Transmitter {
         j.started = true;
         if (j instanceof WrJob w) {
             WorkRequest wr = w.wr;
-            inOrder.add(new Slot(wr));
+            w.slot = new Slot(wr);
+            inOrder.add(w.slot);
             switch (wr.op()) {
                 case SEND, SEND_INV, IMMEDIATE -> j.messageMsn = nextMsn(0);
                 case READ -> {
@@ -498,13 +511,15 @@ final class Transmitter {
         return m;
     }
 
-    private void finished(WorkRequest wr, List<Runnable> after) {
+    private void finished(WrJob job, List<Runnable> after) {
+        WorkRequest wr = job.wr;
         if (wr.op().outstanding()) return; // completes when its response arrives
+        job.slot.writing = true;
         after.add(() -> done(wr, WorkCompletion.of(wr.wrId(), qp.qpn, wr.op().completion, WcStatus.SUCCESS,
                 wr.length(), null)));
     }
 
-    private void localInvalidate(WorkRequest wr, List<Runnable> after) {
+    private void localInvalidate(WorkRequest wr, Slot slot, List<Runnable> after) {
         MemoryRegion r = qp.rnic.memory().lookup(wr.invalidateStag());
         WcStatus status;
         String why = null;
@@ -516,6 +531,7 @@ final class Transmitter {
             status = WcStatus.SUCCESS;
         }
         String w = why;
+        slot.writing = true;
         after.add(() -> done(wr, WorkCompletion.of(wr.wrId(), qp.qpn, WcOpcode.LOCAL_INV, status, 0, w)));
     }
 
@@ -527,20 +543,43 @@ final class Transmitter {
 
     /** FPDUs of one chunk, faults of the bug knobs included. */
     private final class Buffer {
-        byte[] bytes = new byte[16 * 1024];
+        byte[] bytes = new byte[CHUNK + 2 * RdmapEncoder.MAX_ULPDU];
         int length;
+        /** One ULPDU at a time, so the segment's payload view is copied once, into the FPDU. */
+        private final ByteBuffer ulpdu = ByteBuffer.allocate(RdmapEncoder.MAX_ULPDU);
+        private final FpduEncoder.Faults faults = faults(config);
+
+        Buffer reset() {
+            length = 0;
+            return this;
+        }
+
+        ByteBuffer ulpdu(DdpSegment s) {
+            ulpdu.clear();
+            s.writeTo(ulpdu);
+            return ulpdu.flip();
+        }
 
         void fpdu(ByteBuffer ulpdu) {
-            FpduEncoder.Faults f = FpduEncoder.Faults.NONE;
-            if (config.has(Bug.CRC_BYTE_ORDER)) f = f.withCrc(FpduEncoder.Crc.OTHER_BYTE_ORDER);
-            if (config.has(Bug.NONZERO_PAD)) f = f.withPadByte(0x5A);
-            if (config.has(Bug.MARKER_POINTER_OFF_BY_4)) f = f.withMarkerPointerDelta(4);
-            int need = encoder.wireLength(ulpdu.remaining(), f);
+            int need = encoder.wireLength(ulpdu.remaining(), faults);
             if (length + need > bytes.length) bytes = java.util.Arrays.copyOf(bytes, Math.max(bytes.length * 2,
                     length + need));
             ByteBuffer out = ByteBuffer.wrap(bytes, length, need);
-            encoder.encode(ulpdu, out, f);
+            encoder.encode(ulpdu, out, faults);
             length += need;
         }
+    }
+
+    private Buffer buffer() {
+        if (buffer == null) buffer = new Buffer();
+        return buffer.reset();
+    }
+
+    private static FpduEncoder.Faults faults(RnicConfig config) {
+        FpduEncoder.Faults f = FpduEncoder.Faults.NONE;
+        if (config.has(Bug.CRC_BYTE_ORDER)) f = f.withCrc(FpduEncoder.Crc.OTHER_BYTE_ORDER);
+        if (config.has(Bug.NONZERO_PAD)) f = f.withPadByte(0x5A);
+        if (config.has(Bug.MARKER_POINTER_OFF_BY_4)) f = f.withMarkerPointerDelta(4);
+        return f;
     }
 }
