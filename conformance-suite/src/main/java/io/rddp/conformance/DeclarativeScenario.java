@@ -384,12 +384,13 @@ final class DeclarativeScenario implements Scenario {
     /** Agent profile: the DUT's receive completion of the tester's Send. */
     private static void checkRecv(ScenarioContext ctx, Session s, JsonNode a) throws Exception {
         AgentDut agent = ctx.agent();
-        JsonNode wcs = agent.control().call(ControlClient.request("poll").put("qp", ctx.qp(s))
+        // one completion at a time: the next check-recv takes the next receive
+        JsonNode wcs = agent.control().call(ControlClient.request("poll").put("qp", ctx.qp(s)).put("max", 1)
                 .put("timeout_ms", ctx.timeouts().reaction()));
         JsonNode wc = firstRecv(wcs);
         for (int i = 0; i < 16 && wc.isMissingNode() && wcs.path("completions").size() > 0; i++) {
             // only completions of work requests the DUT was told to post so far: the receive is next
-            wcs = agent.control().call(ControlClient.request("poll").put("qp", ctx.qp(s))
+            wcs = agent.control().call(ControlClient.request("poll").put("qp", ctx.qp(s)).put("max", 1)
                     .put("timeout_ms", ctx.timeouts().reaction()));
             wc = firstRecv(wcs);
         }

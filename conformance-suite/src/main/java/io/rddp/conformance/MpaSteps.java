@@ -130,6 +130,15 @@ final class MpaSteps {
                 }
             }
             case "check-qp" -> checkQp(ctx, s, a);
+            case "skip-unless-mpa" -> {
+                // a scenario for one outcome of the negotiation: other DUTs are not supported there
+                MpaStartFrame f = c.awaitStartFrame(ctx.timeouts().connect());
+                List<String> wrong = f == null ? List.of("none came") : checkFrame(f, a, f.kind());
+                if (!wrong.isEmpty()) {
+                    throw new Scenario.Skip("the scenario needs a DUT whose MPA frame " + a + "; its frame "
+                            + String.join("; ", wrong), true);
+                }
+            }
             case "expect-silence" -> {
                 long before = c.dutBytes();
                 // "quiet": the quiet timeout (scaled with the others); or milliseconds
