@@ -162,6 +162,7 @@ final class MpaSteps {
             case "rtr" -> rtr(ctx, s, a);
             case "answer-rtr" -> answerRtr(ctx, s);
             case "expect-pdu" -> expectPdu(ctx, s, a);
+            case "check-fpdus" -> checkFpdus(ctx, s, a);
             case "together" -> {
                 c.hold();
                 try {
@@ -580,6 +581,46 @@ final class MpaSteps {
                     .map(p -> p.rdmap() != null && p.rdmap().opcode() != null ? opcodeName(p.rdmap().opcode())
                             + "/" + (p.segment() != null ? p.segment().payloadLength() : -1) : "?")
                     .toList() + ")");
+        }
+    }
+
+    /**
+     * Waits until the DUT sent {@code total} payload octets in FPDUs of {@code opcode}, then checks the ULPDU_Length
+     * of each of them: at most {@code max-ulpdu}, and at least {@code min-ulpdu-nonfinal} for every segment of a
+     * message but its last (RFC 5044 §3: MULPDU lies between 128 and 64768 octets).
+     */
+    private static void checkFpdus(ScenarioContext ctx, Session s, JsonNode a) throws Exception {
+        ScriptedConnection c = s.conn();
+        String op = a.path("opcode").asText();
+        long total = a.path("total").asLong(0);
+        java.util.function.Function<ScriptedConnection, Long> sent = x -> x.dutPdus().stream()
+                .filter(p -> p.segment() != null && p.rdmap() != null && p.rdmap().opcode() != null
+                        && opcodeName(p.rdmap().opcode()).equals(op))
+                .mapToLong(p -> p.segment().payloadLength()).sum();
+        if (!c.await(x -> sent.apply(x) >= total || x.peerClose() != Link.PeerClose.OPEN,
+                ctx.timeouts().reaction())) {
+            throw new Scenario.ScenarioFailure("the DUT sent " + sent.apply(c) + " of " + total + " octets of "
+                    + op + " within " + ctx.timeouts().reaction() + " ms");
+        }
+        List<String> wrong = new ArrayList<>();
+        for (ScriptedConnection.DutPdu p : c.dutPdus()) {
+            if (p.segment() == null || p.rdmap() == null || p.rdmap().opcode() == null
+                    || !opcodeName(p.rdmap().opcode()).equals(op)) {
+                continue;
+            }
+            int ulpdu = p.segment().length();
+            if (a.has("max-ulpdu") && ulpdu > a.path("max-ulpdu").asInt()) {
+                wrong.add("ULPDU_Length " + ulpdu + " > " + a.path("max-ulpdu").asInt());
+            }
+            if (a.has("min-ulpdu-nonfinal") && !p.segment().header().last()
+                    && ulpdu < a.path("min-ulpdu-nonfinal").asInt()) {
+                wrong.add("a non-final segment of ULPDU_Length " + ulpdu + " < " + a.path("min-ulpdu-nonfinal")
+                        .asInt());
+            }
+        }
+        if (!wrong.isEmpty()) {
+            throw new Scenario.ScenarioFailure("the DUT's FPDUs: " + String.join("; ", wrong.subList(0,
+                    Math.min(4, wrong.size()))) + (wrong.size() > 4 ? " and " + (wrong.size() - 4) + " more" : ""));
         }
     }
 
