@@ -268,11 +268,15 @@ public final class QueuePair {
         }
     }
 
-    /** Waits until the queue pair leaves CONNECTING/PENDING_ACCEPT; true when it is operational. */
+    /**
+     * Waits until the queue pair leaves CONNECTING/PENDING_ACCEPT; true when it is operational. A start-up that ends
+     * in a Terminate (RFC 6581 §9.1, §9.2) is reported once the Terminate is written, so that a caller that gives up
+     * on the failure (and exits) cannot cut it off.
+     */
     public boolean awaitEstablished(long timeoutMs) throws InterruptedException {
         long deadline = System.nanoTime() + timeoutMs * 1_000_000L;
         synchronized (lock) {
-            while (state == State.CONNECTING || state == State.PENDING_ACCEPT) {
+            while (state == State.CONNECTING || state == State.PENDING_ACCEPT || state == State.TERMINATE) {
                 long left = (deadline - System.nanoTime()) / 1_000_000L;
                 if (left <= 0) return false;
                 lock.wait(left);
