@@ -71,7 +71,8 @@ public final class MpaSetup {
     static Answer answer(RnicConfig config, MpaStartFrame req, boolean malformed, AcceptSettings accept) {
         // RFC 5044 §7.1.1: a receiver that "cannot interoperate with the received version ... MUST close the
         // connection"; a key or PD_Length that is wrong makes the frame improperly formatted (§7.1.2 rules 2, 5)
-        if (malformed || !req.keyValid() || req.pdLength() > MpaStartFrame.MAX_PRIVATE_DATA
+        boolean keyValid = req.keyValid() || config.has(Bug.MPA_LAX_KEY);
+        if (malformed || !keyValid || req.pdLength() > MpaStartFrame.MAX_PRIVATE_DATA
                 || req.kind() != MpaStartFrame.Kind.REQUEST) {
             return new Answer(null, null, "the MPA Request is improperly formatted (RFC 5044 §7.1.2)");
         }
@@ -97,7 +98,9 @@ public final class MpaSetup {
             Enhanced theirs = req.enhanced();
             // RFC 6581 §9.1: the responder's ORD is at most the initiator's IRD; its IRD should cover the
             // initiator's ORD as far as its resources go
-            if (theirs.ird() != ULP_NEGOTIATED) ord = Math.min(ord, theirs.ird());
+            if (theirs.ird() != ULP_NEGOTIATED && !config.has(Bug.MPA_ORD_OVER_PEER_IRD)) {
+                ord = Math.min(ord, theirs.ird());
+            }
             if (theirs.ord() != ULP_NEGOTIATED) ird = Math.min(config.limits().maxIrdOrd(), Math.max(ird, theirs.ord()));
             int irdField = theirs.ord() == ULP_NEGOTIATED ? ULP_NEGOTIATED : ird;
             int ordField = theirs.ird() == ULP_NEGOTIATED ? ULP_NEGOTIATED : ord;
@@ -144,7 +147,8 @@ public final class MpaSetup {
     static ReplyOutcome onReply(RnicConfig config, MpaStartFrame req, MpaStartFrame reply, boolean malformed) {
         // RFC 5044 §7.1.2: "If the MPA Reply Frame is improperly formatted, the implementation MUST close the TCP
         // connection and exit MPA"; rule 8: a Request answering a Request is an Initiator/Initiator startup
-        if (malformed || !reply.keyValid() || reply.pdLength() > MpaStartFrame.MAX_PRIVATE_DATA
+        boolean keyValid = reply.keyValid() || config.has(Bug.MPA_LAX_KEY);
+        if (malformed || !keyValid || reply.pdLength() > MpaStartFrame.MAX_PRIVATE_DATA
                 || reply.kind() != MpaStartFrame.Kind.REPLY) {
             return new ReplyOutcome(null, null, "the MPA Reply is improperly formatted (RFC 5044 §7.1.2)");
         }
@@ -200,6 +204,7 @@ public final class MpaSetup {
         }
         Params p = new Params(reply.revision(), crc, reply.markers(), req.markers(), ird, ord, rtr,
                 rtr == null ? Set.of() : Set.of(rtr));
+        if (terminate != null && config.has(Bug.MPA_NO_STARTUP_TERMINATE)) return new ReplyOutcome(null, null, why);
         return new ReplyOutcome(p, terminate, why);
     }
 }

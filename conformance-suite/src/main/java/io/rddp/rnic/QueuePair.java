@@ -400,7 +400,7 @@ public final class QueuePair {
         if (take <= 0) return null;
         System.arraycopy(data, 0, startHeader, startHeaderLength, take);
         startHeaderLength += take;
-        if (startHeaderLength >= MpaStartFrame.KEY_LENGTH && !keyChecked) {
+        if (startHeaderLength >= MpaStartFrame.KEY_LENGTH && !keyChecked && !config.has(Bug.MPA_LAX_KEY)) {
             keyChecked = true;
             String want = initiator ? "MPA ID Rep Frame" : "MPA ID Req Frame";
             String got = new String(startHeader, 0, MpaStartFrame.KEY_LENGTH, java.nio.charset.StandardCharsets.ISO_8859_1);
@@ -550,7 +550,8 @@ public final class QueuePair {
                     // with), Res bits ("not checked on reception", §7.1.1), RTR flags with A = 0 ("MUST be ignored",
                     // RFC 6581 §9.2) or IRD/ORD values (§9.1 says what to do with them)
                     boolean malformed = pduViolations.stream().anyMatch(v -> v.severity() == Severity.ERROR
-                            && (v.check() == Check.MPA_KEY || v.check() == Check.MPA_PD_LENGTH
+                            && (v.check() == Check.MPA_KEY && !config.has(Bug.MPA_LAX_KEY)
+                            || v.check() == Check.MPA_PD_LENGTH
                             || v.check() == Check.MPA_SEQUENCE
                             || v.check() == Check.MPA_ENHANCED && pdu.startFrame().enhancedFlag()
                             && pdu.startFrame().revision() >= 2 && pdu.startFrame().enhanced() == null));
