@@ -6,6 +6,7 @@ import io.rddp.conformance.Catalog;
 import io.rddp.conformance.Dut;
 import io.rddp.conformance.Report;
 import io.rddp.conformance.Result;
+import io.rddp.conformance.RpingClientDut;
 import io.rddp.conformance.RpingDut;
 import io.rddp.conformance.Runner;
 import io.rddp.conformance.Scenario;
@@ -37,13 +38,17 @@ import java.util.regex.Pattern;
                 + " sends with the analyzer's sink model, and write a certification report.",
                 "Profiles: agent (the DUT is driven through the DUT control protocol: rddp peer --control, or"
                         + " conformance-suite/agent/rddp-dut-agent on a host with an RNIC), rping (the DUT runs stock"
-                        + " 'rping -s'; the tester plays rping's client)."},
+                        + " 'rping -s'; the tester plays rping's client), rping-client (the DUT runs stock 'rping -c' in"
+                        + " a loop against --tester-listen; the tester plays rping's server and answers its MPA"
+                        + " Requests)."},
         mixinStandardHelpOptions = true,
         sortOptions = false,
         footer = {"", "Examples:",
                 "  rddp conform --list",
                 "  rddp conform --target 10.0.0.5:7777 --profile agent --control 10.0.0.5:7174 --report out/",
                 "  rddp conform --target 127.0.0.1:7174 --profile rping --only 'ddp.*,mpa.framing.*'",
+                "  rddp conform --profile rping-client --tester-listen 127.0.0.1:7174   (DUT: while :; do rping -c -a"
+                        + " HOST -p 7174 -C 1; done)",
                 "  rddp conform ... --write-baseline siw.json;  rddp conform ... --baseline siw.json",
                 "Exit codes: 0 every required scenario passed (or matched the baseline), 1 a failure or regression,"
                         + " 2 the suite could not run (DUT unreachable, bad usage, a scenario the suite could not"
@@ -56,8 +61,18 @@ final class ConformCommand implements Callable<Integer> {
     @Option(names = "--target", paramLabel = "HOST:PORT", description = "Where the DUT accepts iWARP connections.")
     String target;
 
-    @Option(names = "--profile", paramLabel = "PROFILE", description = "agent or rping (default ${DEFAULT-VALUE}).")
+    @Option(names = "--profile", paramLabel = "PROFILE", description = "agent, rping or rping-client (default"
+            + " ${DEFAULT-VALUE}).")
     String profile = "agent";
+
+    @Option(names = "--tester-listen", paramLabel = "HOST:PORT", description = "Where the tester listens when the DUT"
+            + " is the MPA Initiator (agent: default 127.0.0.1, any port; rping-client: required).")
+    String testerListen;
+
+    @Option(names = "--tester-address", paramLabel = "HOST:PORT", description = "Agent profile: the address the DUT"
+            + " is told to connect to, when it reaches --tester-listen through a forward (the siw lab:"
+            + " 10.0.2.100:7174).")
+    String testerAddress;
 
     @Option(names = "--control", paramLabel = "HOST:PORT", description = "The DUT's control channel (agent profile).")
     String control;
@@ -133,13 +148,13 @@ final class ConformCommand implements Callable<Integer> {
             err.println("rddp: --only " + only + " selects no scenario; see 'rddp conform --list'");
             return Main.EXIT_BAD_INPUT;
         }
-        if (target == null) {
+        if (target == null && !profile.equals("rping-client")) {
             err.println("rddp: --target HOST:PORT is needed (where the DUT accepts iWARP connections)");
             return Main.EXIT_BAD_INPUT;
         }
-        InetSocketAddress dutAddr;
+        InetSocketAddress dutAddr = null;
         try {
-            dutAddr = PeerCommand.address(target, null);
+            if (target != null) dutAddr = PeerCommand.address(target, null);
         } catch (IllegalArgumentException | UnknownHostException e) {
             err.println("rddp: --target " + target + ": " + e.getMessage());
             return Main.EXIT_BAD_INPUT;
@@ -254,8 +269,37 @@ final class ConformCommand implements Callable<Integer> {
                     err.println("rddp: --control " + control + ": " + e.getMessage());
                     return null;
                 }
-                return new AgentDut(ControlClient.connect(c, t.connect()), dutAddr,
+                AgentDut agent = new AgentDut(ControlClient.connect(c, t.connect()), dutAddr,
                         dutPort != null ? dutPort : dutAddr.getPort());
+                if (testerListen != null || testerAddress != null) {
+                    try {
+                        agent.testerListen(testerListen != null ? PeerCommand.address(testerListen, null)
+                                : new InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0),
+                                testerAddress != null ? PeerCommand.address(testerAddress, null) : null);
+                    } catch (IllegalArgumentException e) {
+                        err.println("rddp: --tester-listen/--tester-address: " + e.getMessage());
+                        agent.close();
+                        return null;
+                    }
+                }
+                return agent;
+            }
+            case "rping-client" -> {
+                if (testerListen == null) {
+                    err.println("rddp: the rping-client profile needs --tester-listen HOST:PORT (where the DUT's"
+                            + " rping -c connects)");
+                    return null;
+                }
+                InetSocketAddress listen;
+                try {
+                    listen = PeerCommand.address(testerListen, null);
+                } catch (IllegalArgumentException e) {
+                    err.println("rddp: --tester-listen " + testerListen + ": " + e.getMessage());
+                    return null;
+                }
+                Set<String> cs = new HashSet<>(Set.of("mpa-rev2"));
+                for (String k : caps) cs.add(k.trim());
+                return new RpingClientDut(listen, cs);
             }
             case "rping" -> {
                 // no probe connection: a connection without an MPA Request occupies rping's small listen backlog
@@ -265,7 +309,7 @@ final class ConformCommand implements Callable<Integer> {
                 return new RpingDut(dutAddr, cs, restartMs);
             }
             default -> {
-                err.println("rddp: --profile must be agent or rping, got '" + profile + "'");
+                err.println("rddp: --profile must be agent, rping or rping-client, got '" + profile + "'");
                 return null;
             }
         }

@@ -122,8 +122,10 @@ final class MpaRules {
 
     private void replyAgainstRequest(StreamState s, Direction dir, MpaStartFrame reply, long frame) {
         MpaStartFrame req = s.request;
-        boolean reqEnhanced = (req.reserved() & ENHANCED_FLAG) != 0;
-        boolean repEnhanced = (reply.reserved() & ENHANCED_FLAG) != 0;
+        // RFC 6581 §6: the S flag means enhanced data only with Rev 2 or higher; under Rev 1 it is a Res bit, "not
+        // checked on reception" (RFC 5044 §7.1.1), so a Rev 1 Request with it set is answered unenhanced
+        boolean reqEnhanced = (req.reserved() & ENHANCED_FLAG) != 0 && req.revision() >= 2;
+        boolean repEnhanced = (reply.reserved() & ENHANCED_FLAG) != 0 && reply.revision() >= 2;
         // RFC 6581 §10: an enhanced responder answers in kind; an unenhanced one closes instead of replying
         if (reqEnhanced != repEnhanced) {
             reporter.emit(s, dir, Check.MPA_ENHANCED, Severity.ERROR, null, "RFC 6581", "§10", frame,

@@ -64,10 +64,21 @@ class MpaChecksTest {
         byte[] pd = StartFrames.enhanced(StartFrames.irdOrd(1, 1));
         MpaStartFrame req = new MpaStartFrame(Kind.REQUEST, true, false, false, false, 0x10, 1, 4, pd,
                 StartFrames.irdOrd(1, 1));
-        Recorder r = new Wire().start(C2S, req).start(S2C, StartFrames.reply(StartFrames.irdOrd(1, 1))).end();
+        // RFC 6581 §6: under Rev 1 the S bit is a Res bit, so the right answer is an unenhanced Rev 1 Reply
+        Recorder r = new Wire().start(C2S, req).start(S2C, StartFrames.reply(null)).end();
         assertThat(r.ids()).containsExactly("mpa.start.rev");
         assertThat(r.violations.get(0).rfc()).isEqualTo("RFC 6581");
         assertThat(r.violations.get(0).severity()).isEqualTo(Severity.ERROR);
+    }
+
+    @Test
+    void revisionOneRequestWithTheEnhancedFlagAnsweredEnhancedBreaksSection10() {
+        byte[] pd = StartFrames.enhanced(StartFrames.irdOrd(1, 1));
+        MpaStartFrame req = new MpaStartFrame(Kind.REQUEST, true, false, false, false, 0x10, 1, 4, pd,
+                StartFrames.irdOrd(1, 1));
+        Recorder r = new Wire().start(C2S, req).start(S2C, StartFrames.reply(StartFrames.irdOrd(1, 1))).end();
+        assertThat(r.ids()).containsExactly("mpa.start.rev", "mpa.enhanced");
+        assertThat(r.violations.get(1).message()).contains("unenhanced MPA Request answered by an enhanced");
     }
 
     @Test

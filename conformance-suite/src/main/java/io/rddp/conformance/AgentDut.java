@@ -24,7 +24,7 @@ import java.util.concurrent.CompletableFuture;
  * `rddp peer --control` or the DUT agent on a host with a real RNIC. The tester asks it to listen, register a
  * canary-filled buffer, post receives, and reads its memory back after the scenario.
  */
-public final class AgentDut implements Dut {
+public final class AgentDut implements Dut, ActiveDut {
 
     private final ControlClient control;
     private final InetSocketAddress target;
@@ -32,6 +32,16 @@ public final class AgentDut implements Dut {
     private final Set<String> caps = new HashSet<>();
     private final String description;
     private final boolean bigEndianAtomics;
+    /** DUT-active sessions: where the tester listens, and the address the DUT is told to connect to */
+    private InetSocketAddress testerBind = new InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0);
+    private InetSocketAddress testerAdvertised;
+    /** the DUT's connect of each DUT-active session, answered in the background */
+    private final java.util.Map<ScriptedConnection, CompletableFuture<JsonNode>> connecting =
+            new java.util.concurrent.ConcurrentHashMap<>();
+    /** passive sessions whose MPA exchange the scenario ran itself: the listener to take their queue pair from */
+    private final java.util.Map<ScriptedConnection, Integer> lateAccept = new java.util.concurrent.ConcurrentHashMap<>();
+    private final java.util.Map<ScriptedConnection, Integer> acceptedLate =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
     /**
      * @param control  the DUT's control channel
@@ -86,20 +96,23 @@ public final class AgentDut implements Dut {
 
     @Override
     public Session open(Setup s, Recorder recorder, Timeouts t) throws Exception {
-        Session.DutBuffer buffer = null;
-        if (s.bufferLength() > 0) {
-            ObjectNode reg = ControlClient.request("register").put("length", s.bufferLength()).put("fill", Setup.CANARY);
-            var access = reg.putArray("access").add("local_write");
-            for (String a : s.bufferAccess()) access.add(a);
-            JsonNode mr = control.call(reg);
-            buffer = new Session.DutBuffer(mr.path("stag").asLong(), Long.parseUnsignedLong(
-                    mr.path("to").asText().substring(2), 16), mr.path("length").asInt(), mr.path("mr").asInt());
-        }
+        return open(s, recorder, t, null, null);
+    }
+
+    /**
+     * As {@link #open(Setup, Recorder, Timeouts)}, with extra fields for the DUT's {@code listen} request (e.g. its
+     * {@code mpa} choices, the {@code private_data} of its Reply) and, with a manual accept, for its {@code accept}
+     * (e.g. {@code reject}); either may be null.
+     */
+    public Session open(Setup s, Recorder recorder, Timeouts t, ObjectNode listenExtra, ObjectNode acceptExtra)
+            throws Exception {
+        Session.DutBuffer buffer = register(s);
         ObjectNode listen = ControlClient.request("listen").put("port", dutPort)
                 .put("accept", s.manualAccept() ? "manual" : "auto");
         listen.putObject("recv").put("count", s.receives()).put("length", s.receiveLength());
         if (s.ird() >= 0) listen.put("ird", s.ird());
         if (s.ord() >= 0) listen.put("ord", s.ord());
+        if (listenExtra != null) listen.setAll(listenExtra);
         int listener = control.call(listen).path("listener").asInt();
         ScriptedConnection conn = ScriptedConnection.connect(target, t.connect(), recorder);
         if (buffer != null) conn.dutStag(buffer.stag(), buffer.to(), buffer.length(), rights(s.bufferAccess()));
@@ -108,7 +121,12 @@ public final class AgentDut implements Dut {
         if (s.request() != null) {
             conn.sendStartFrame(s.request());
             if (s.manualAccept()) {
-                qp = accept(listener, t);
+                try {
+                    qp = accept(listener, t, acceptExtra);
+                } catch (DutException e) {
+                    // a rejecting accept fails the connection on purpose; the Reply says what happened
+                    if (acceptExtra == null || !acceptExtra.path("reject").asBoolean(false)) throw e;
+                }
             }
             MpaStartFrame reply = conn.awaitStartFrame(t.connect());
             if (reply != null && !reply.reject()) {
@@ -116,15 +134,157 @@ public final class AgentDut implements Dut {
                 if (qp < 0) qp = accept(listener, t);
             }
         } else if (!s.manualAccept()) {
-            // the scenario runs the MPA exchange itself; the queue pair is looked up when needed
+            // the scenario runs the MPA exchange itself; the queue pair is taken from the listener when needed
+            lateAccept.put(conn, listener);
         }
         return new Session(conn, buffer, qp, s.receives());
     }
 
+    /**
+     * The DUT's queue pair of a session: a passive one whose MPA exchange the scenario ran itself is taken from the
+     * DUT's listener now; an active one once the DUT's connect returned. -1 when there is none.
+     */
+    public int qp(Session s, Timeouts t) throws Exception {
+        if (s.qp() >= 0) return s.qp();
+        Integer taken = acceptedLate.get(s.conn());
+        if (taken != null) return taken;
+        Integer listener = lateAccept.remove(s.conn());
+        if (listener != null) {
+            int qp;
+            try {
+                qp = accept(listener, t);
+            } catch (DutException e) {
+                qp = -1; // the connection failed before it was ready, or never became ready
+            }
+            acceptedLate.put(s.conn(), qp);
+            return qp;
+        }
+        return activeQp(s, t.control());
+    }
+
+    /**
+     * A connection the DUT's listener made ready but no accept took would be handed to the next accept (a later
+     * scenario's, or the liveness check's): take it now.
+     */
+    private void drainLateAccepts() {
+        for (Integer listener : lateAccept.values()) {
+            try {
+                control.call(ControlClient.request("accept").put("listener", listener).put("timeout_ms", 0));
+            } catch (IOException | DutException e) {
+                // none was ready: the connection failed during the MPA exchange
+            }
+        }
+        lateAccept.clear();
+        acceptedLate.clear();
+    }
+
+    /** The canary-filled DUT buffer a setup asks for, or null. */
+    private Session.DutBuffer register(Setup s) throws IOException, DutException {
+        if (s.bufferLength() <= 0) return null;
+        ObjectNode reg = ControlClient.request("register").put("length", s.bufferLength()).put("fill", Setup.CANARY);
+        var access = reg.putArray("access").add("local_write");
+        for (String a : s.bufferAccess()) access.add(a);
+        JsonNode mr = control.call(reg);
+        return new Session.DutBuffer(mr.path("stag").asLong(), Long.parseUnsignedLong(
+                mr.path("to").asText().substring(2), 16), mr.path("length").asInt(), mr.path("mr").asInt());
+    }
+
+    // ------------------------------------------------------------------ DUT active (the DUT is the MPA Initiator)
+
+    /**
+     * Where the tester listens for DUT-active scenarios ({@code bind}, port 0: any) and the address the DUT must
+     * connect to ({@code advertised}, null: the bound address), for a DUT behind a port forward (the siw lab: the
+     * tester listens on 127.0.0.1:7174, the guest reaches it as 10.0.2.100:7174).
+     */
+    public void testerListen(InetSocketAddress bind, InetSocketAddress advertised) {
+        this.testerBind = bind;
+        this.testerAdvertised = advertised;
+    }
+
+    @Override
+    public Session openActive(ActiveSetup a, Recorder recorder, Timeouts t) throws Exception {
+        Setup s = a.base();
+        Session.DutBuffer buffer = register(s);
+        ScriptedConnection conn;
+        CompletableFuture<JsonNode> answer;
+        try (java.net.ServerSocket server = new java.net.ServerSocket()) {
+            server.setReuseAddress(true);
+            server.bind(testerBind);
+            InetSocketAddress at = testerAdvertised != null ? testerAdvertised
+                    : new InetSocketAddress(server.getInetAddress(), server.getLocalPort());
+            int timeout = a.timeoutMs() > 0 ? a.timeoutMs() : t.connect();
+            ObjectNode req = ControlClient.request("connect").put("host", at.getAddress() != null
+                    ? at.getAddress().getHostAddress() : at.getHostString()).put("port", at.getPort() != 0
+                    ? at.getPort() : server.getLocalPort()).put("timeout_ms", timeout);
+            req.putObject("recv").put("count", s.receives()).put("length", s.receiveLength());
+            if (s.ird() >= 0) req.put("ird", s.ird());
+            if (s.ord() >= 0) req.put("ord", s.ord());
+            if (a.connect() != null) req.setAll(a.connect());
+            answer = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return control.call(req);
+                } catch (DutException e) {
+                    ObjectNode failed = ControlClient.request("connect");
+                    failed.put("ok", false).put("code", e.code()).put("message", e.getMessage());
+                    return failed;
+                } catch (IOException e) {
+                    throw new java.util.concurrent.CompletionException(e);
+                }
+            });
+            try {
+                conn = ScriptedConnection.accept(server, t.connect(), recorder);
+            } catch (java.net.SocketTimeoutException e) {
+                JsonNode r = answer.get(t.control() + 1000L, java.util.concurrent.TimeUnit.MILLISECONDS);
+                if ("not-supported".equals(r.path("code").asText())) {
+                    throw new Scenario.Skip("the DUT cannot connect: " + r.path("message").asText(), true);
+                }
+                throw new Scenario.ScenarioFailure("the DUT did not connect to the tester at " + at
+                        + " within " + t.connect() + " ms" + (r.path("ok").asBoolean(true) ? ""
+                        : " (" + r.path("message").asText() + ")"));
+            }
+        }
+        if (buffer != null) conn.dutStag(buffer.stag(), buffer.to(), buffer.length(), rights(s.bufferAccess()));
+        conn.dutReceives(s.receives(), s.receiveLength());
+        connecting.put(conn, answer);
+        return new Session(conn, buffer, -1, s.receives());
+    }
+
+    @Override
+    public int activeQp(Session s, long timeoutMs) throws Exception {
+        if (s.qp() >= 0) return s.qp();
+        CompletableFuture<JsonNode> f = connecting.get(s.conn());
+        if (f == null) return -1;
+        try {
+            JsonNode r = f.get(Math.max(1, timeoutMs), java.util.concurrent.TimeUnit.MILLISECONDS);
+            return r.path("ok").asBoolean(true) && r.has("qp") ? r.path("qp").asInt() : -1;
+        } catch (java.util.concurrent.TimeoutException e) {
+            return -1;
+        }
+    }
+
+    @Override
+    public String connectOutcome(Session s) {
+        CompletableFuture<JsonNode> f = connecting.get(s.conn());
+        if (f == null) return "no connect";
+        if (!f.isDone()) return "pending";
+        try {
+            JsonNode r = f.join();
+            return r.path("ok").asBoolean(true) ? "established (qp " + r.path("qp").asInt() + ")"
+                    : r.path("code").asText() + ": " + r.path("message").asText();
+        } catch (RuntimeException e) {
+            return "the control channel failed: " + e.getMessage();
+        }
+    }
+
     /** The DUT's queue pair for the connection just made (its listener hands connections out in order). */
     int accept(int listener, Timeouts t) throws IOException, DutException {
-        return control.call(ControlClient.request("accept").put("listener", listener).put("timeout_ms", t.control()))
-                .path("qp").asInt();
+        return accept(listener, t, null);
+    }
+
+    private int accept(int listener, Timeouts t, ObjectNode extra) throws IOException, DutException {
+        ObjectNode req = ControlClient.request("accept").put("listener", listener).put("timeout_ms", t.control());
+        if (extra != null) req.setAll(extra);
+        return control.call(req).path("qp").asInt();
     }
 
     /** Accepts in the background (a manual accept waits for the Request the scenario is about to send). */
@@ -148,6 +308,7 @@ public final class AgentDut implements Dut {
 
     @Override
     public String liveness(Recorder recorder, Timeouts t) throws Exception {
+        drainLateAccepts();
         Setup s = Setup.defaults();
         try (Session ses = open(s, recorder, t)) {
             ScriptedConnection c = ses.conn();
@@ -238,7 +399,9 @@ public final class AgentDut implements Dut {
 
     @Override
     public void reset() throws Exception {
-        control.call("reset");
+        drainLateAccepts();
+        control.call("reset"); // waits behind any connect still under way (the control channel is one at a time)
+        connecting.clear();
     }
 
     @Override

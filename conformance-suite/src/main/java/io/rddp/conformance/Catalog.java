@@ -154,7 +154,11 @@ public final class Catalog {
             }
             return new Reaction(Reaction.Kind.TERMINATE, layer, etype, code, g, reason);
         }
-        if (x.has("close")) return new Reaction(Reaction.Kind.CLOSE, 0, 0, 0, g, reason);
+        if (x.has("close")) {
+            // close: silent -- nothing at all after the tester's start frame (MPA scenarios)
+            return new Reaction("silent".equals(x.path("close").asText()) ? Reaction.Kind.SILENT_CLOSE
+                    : Reaction.Kind.CLOSE, 0, 0, 0, g, reason);
+        }
         if (x.has("reject")) return new Reaction(Reaction.Kind.REJECT, 0, 0, 0, g, reason);
         if (x.has("continue")) return new Reaction(Reaction.Kind.CONTINUE, 0, 0, 0, g, reason);
         throw new IllegalStateException(file + ": " + id + ": a reaction is terminate, close, reject or continue");

@@ -43,7 +43,11 @@ final class DeclarativeScenario implements Scenario {
     @Override
     public void run(ScenarioContext ctx) throws Exception {
         Setup setup = setup(spec);
-        Session s = ctx.open(setup);
+        if (MpaSteps.dutActive(spec)) {
+            MpaSteps.runActive(this, ctx, setup, spec); // the DUT is the MPA Initiator
+            return;
+        }
+        Session s = MpaSteps.openPassive(ctx, setup, spec);
         MpaStartFrame reply = s.conn().peerStartFrame();
         if (setup.request() != null && reply == null && !spec.path("mpa").has("expect-reject")) {
             throw new DutSilent("the DUT gave no MPA Reply to a valid Request, so the scenario could not reach its"
@@ -105,7 +109,7 @@ final class DeclarativeScenario implements Scenario {
 
     // ------------------------------------------------------------------ steps
 
-    private void step(ScenarioContext ctx, Session s, JsonNode step) throws Exception {
+    void step(ScenarioContext ctx, Session s, JsonNode step) throws Exception {
         ScriptedConnection c = s.conn();
         String kind = step.fieldNames().next();
         JsonNode a = step.get(kind);
@@ -113,7 +117,9 @@ final class DeclarativeScenario implements Scenario {
             case "send" -> send(ctx, s, a);
             case "start" -> {
                 MpaStartFrame f = startFrame(a, true);
-                if (a.has("key")) {
+                if (a.has("tcp")) {
+                    MpaSteps.start(ctx, s, a); // cut into TCP writes, the DUT watched between them
+                } else if (a.has("key")) {
                     byte[] bytes = f.toBytes();
                     byte[] key = a.path("key").asText().getBytes(StandardCharsets.US_ASCII);
                     System.arraycopy(key, 0, bytes, 0, Math.min(16, key.length));
@@ -121,7 +127,7 @@ final class DeclarativeScenario implements Scenario {
                 } else {
                     c.sendStartFrame(f);
                 }
-                if (a.path("full-operation").asBoolean(false)) c.fullOperation(f.crc(), false);
+                if (a.path("full-operation").asBoolean(false) && !a.has("tcp")) c.fullOperation(f.crc(), false);
             }
             case "await-reply" -> {
                 MpaStartFrame reply = c.awaitStartFrame(ctx.timeouts().connect());
@@ -140,9 +146,15 @@ final class DeclarativeScenario implements Scenario {
             case "check-recv" -> checkRecv(ctx, s, a);
             case "check-read" -> {
                 // the DUT's RDMA Read Response carries what the buffer holds
-                byte[] want = HexFormat.of().parseHex(a.path("data").asText());
-                if (!c.await(x -> AgentDut.readResponseBytes(x) >= want.length
-                        || x.peerClose() != io.rddp.live.Link.PeerClose.OPEN, ctx.timeouts().reaction())) {
+                // data: the octets; or length: the default payload pattern of the send step
+                byte[] want = a.has("data") ? HexFormat.of().parseHex(a.path("data").asText()) : payload(a);
+                boolean some = c.await(x -> AgentDut.readResponseBytes(x) >= want.length
+                        || x.peerClose() != io.rddp.live.Link.PeerClose.OPEN, ctx.timeouts().reaction());
+                if (a.path("unless-closed").asBoolean(false) && AgentDut.readResponseBytes(c) < want.length
+                        && c.peerClose() != io.rddp.live.Link.PeerClose.OPEN) {
+                    return; // the DUT refused what came before (a reaction the scenario judges)
+                }
+                if (!some) {
                     throw new ScenarioFailure("no RDMA Read Response of " + want.length + " octets within "
                             + ctx.timeouts().reaction() + " ms");
                 }
@@ -154,13 +166,18 @@ final class DeclarativeScenario implements Scenario {
             }
             case "expect-quiet" -> {
                 int before = fpdus(c);
-                Thread.sleep(Math.min(a.asLong(), 5000));
+                Thread.sleep(a.isTextual() && a.asText().equals("quiet") ? ctx.timeouts().quiet()
+                        : Math.min(a.asLong(), 5000));
                 if (fpdus(c) > before) {
                     throw new ScenarioFailure("the DUT sent " + (fpdus(c) - before) + " FPDU(s) where it had to wait");
                 }
             }
             case "dut" -> dutOp(ctx, s, a);
-            default -> throw new IllegalArgumentException("unknown step \"" + kind + "\"");
+            default -> {
+                if (!MpaSteps.step(this, ctx, s, kind, a)) {
+                    throw new IllegalArgumentException("unknown step \"" + kind + "\"");
+                }
+            }
         }
     }
 
@@ -193,6 +210,14 @@ final class DeclarativeScenario implements Scenario {
             at = new int[0];
         } else {
             at = cuts.stream().mapToInt(Integer::intValue).limit(Math.max(0, cuts.size() - 1)).toArray();
+        }
+        if (tcp.path("stop-before").asInt(0) > 0) {
+            // all but the last octets now; a send-rest step writes them (RFC 5044 §6: an FPDU is whole or nothing)
+            int keep = Math.min(bytes.length, tcp.path("stop-before").asInt());
+            MpaSteps.stash(s.conn(), java.util.Arrays.copyOfRange(bytes, bytes.length - keep, bytes.length));
+            bytes = java.util.Arrays.copyOf(bytes, bytes.length - keep);
+            final int n = bytes.length;
+            at = java.util.Arrays.stream(at).filter(x -> x < n).toArray();
         }
         s.conn().write(bytes, at, tcp.path("pause-ms").asInt(0));
     }
@@ -272,7 +297,9 @@ final class DeclarativeScenario implements Scenario {
             all.writeBytes(fpdu);
             cuts.add(all.size());
         }
-        if (op.equals("write") || op.equals("read_response")) placed(ctx, s, value(s, a, "to", dutTo(s)), data.length);
+        if ((op.equals("write") || op.equals("read_response")) && a.path("placement").asBoolean(true)) {
+            placed(ctx, s, value(s, a, "to", dutTo(s)), data.length);
+        }
     }
 
     /** Octets a correct tagged message puts into the DUT buffer are allowed by the placement check. */
@@ -361,11 +388,29 @@ final class DeclarativeScenario implements Scenario {
     /** Agent profile: the DUT's receive completion of the tester's Send. */
     private static void checkRecv(ScenarioContext ctx, Session s, JsonNode a) throws Exception {
         AgentDut agent = ctx.agent();
-        JsonNode wcs = agent.control().call(ControlClient.request("poll").put("qp", s.qp())
+        // one completion at a time: the next check-recv takes the next receive
+        JsonNode wcs = agent.control().call(ControlClient.request("poll").put("qp", ctx.qp(s)).put("max", 1)
                 .put("timeout_ms", ctx.timeouts().reaction()));
-        JsonNode wc = wcs.path("completions").path(0);
+        JsonNode wc = firstRecv(wcs);
+        for (int i = 0; i < 16 && wc.isMissingNode() && wcs.path("completions").size() > 0; i++) {
+            // only completions of work requests the DUT was told to post so far: the receive is next
+            wcs = agent.control().call(ControlClient.request("poll").put("qp", ctx.qp(s)).put("max", 1)
+                    .put("timeout_ms", ctx.timeouts().reaction()));
+            wc = firstRecv(wcs);
+        }
+        if (a.path("unless-closed").asBoolean(false) && !"success".equals(wc.path("status").asText())
+                && s.conn().awaitClose(ctx.timeouts().reaction())) {
+            return; // the DUT refused the message (a reaction the scenario judges), so it owes no completion
+        }
         if (!"success".equals(wc.path("status").asText())) {
-            throw new ScenarioFailure("the DUT did not complete the receive: " + wcs.path("completions"));
+            String events = "";
+            try {
+                events = "; its events: " + agent.control().call(ControlClient.request("events").put("max", 8))
+                        .path("events");
+            } catch (java.io.IOException | io.rddp.dut.DutException e) {
+                // the completions say enough
+            }
+            throw new ScenarioFailure("the DUT did not complete the receive: " + wcs.path("completions") + events);
         }
         if (a.has("length") && wc.path("byte_len").asLong() != a.path("length").asLong()) {
             throw new ScenarioFailure("the DUT received " + wc.path("byte_len") + " octets, " + a.path("length")
@@ -376,12 +421,22 @@ final class DeclarativeScenario implements Scenario {
         }
     }
 
+    /** The first receive completion of a poll's answer (or a flushed one: its status says why), else missing. */
+    private static JsonNode firstRecv(JsonNode wcs) {
+        for (JsonNode wc : wcs.path("completions")) {
+            if (wc.path("opcode").asText("recv").startsWith("recv")) return wc;
+        }
+        return com.fasterxml.jackson.databind.node.MissingNode.getInstance();
+    }
+
     /** Agent profile: a control-protocol operation on the session's queue pair. */
     private static void dutOp(ScenarioContext ctx, Session s, JsonNode a) throws Exception {
         AgentDut agent = ctx.agent();
         ObjectNode req = ((ObjectNode) a.deepCopy());
-        if (!req.has("qp") && s.qp() >= 0) req.put("qp", s.qp());
-        agent.control().call(req);
+        if (!req.has("qp") && ctx.qp(s) >= 0) req.put("qp", ctx.qp(s));
+        int times = req.has("repeat") ? req.remove("repeat").asInt(1) : 1;
+        MpaSteps.substitute(req, s);
+        for (int i = 0; i < times; i++) agent.control().call(req.deepCopy());
     }
 
     /** Used by the report for a short description of a step list. */

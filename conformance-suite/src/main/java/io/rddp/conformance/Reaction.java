@@ -19,6 +19,12 @@ public record Reaction(Kind kind, int layer, int etype, int code, Grade grade, S
         TERMINATE,
         /** the connection closed (FIN or RST) without a Terminate */
         CLOSE,
+        /**
+         * the connection closed and the DUT sent nothing after the tester's MPA start frame: no MPA Reply (DUT
+         * passive), no FPDU, no Terminate (RFC 5044 §7.1.2: an improperly formatted startup frame closes the
+         * connection)
+         */
+        SILENT_CLOSE,
         /** an MPA Reply with R = 1 (RFC 5044 §7.1.1), then the connection closed */
         REJECT,
         /** no Terminate and no close: the DUT went on (the scenario's own checks decide the rest) */
@@ -42,6 +48,7 @@ public record Reaction(Kind kind, int layer, int etype, int code, Grade grade, S
             case TERMINATE -> "Terminate " + (code < 0 ? layer + "/" + etype + "/*"
                     : new ErrorType(layer, etype, code).toString());
             case CLOSE -> "close without a Terminate";
+            case SILENT_CLOSE -> "close without an MPA Reply or any FPDU";
             case REJECT -> "MPA Reply with R = 1";
             case CONTINUE -> "no Terminate, connection goes on";
         };

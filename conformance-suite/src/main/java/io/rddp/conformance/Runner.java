@@ -297,11 +297,20 @@ public final class Runner {
     /** Waits for what the scenario expects: a close after a fault, or a quiet spell when the DUT should go on. */
     private void awaitReaction(ScenarioInfo info, ScriptedConnection c) throws InterruptedException {
         if (info.expected().isEmpty()) return; // a positive scenario checked what it needed itself
-        boolean expectsEnd = false;
+        boolean expectsEnd = false, mayGoOn = false;
         for (Reaction r : info.expected()) {
             if (r.kind() != Reaction.Kind.CONTINUE) expectsEnd = true;
+            else mayGoOn = true;
         }
-        if (expectsEnd) {
+        if (expectsEnd && mayGoOn) {
+            // going on is acceptable too: a quiet spell decides, unless a Terminate or a reject already came, whose
+            // close is then waited for
+            c.awaitClose(timeouts.quiet());
+            Observed o = observe(c);
+            if (o.close() == Link.PeerClose.OPEN && (o.terminate() != null || o.rejected())) {
+                c.awaitClose(timeouts.reaction());
+            }
+        } else if (expectsEnd) {
             c.awaitClose(timeouts.reaction());
         } else {
             c.awaitClose(timeouts.quiet());
@@ -310,16 +319,20 @@ public final class Runner {
 
     /** What the DUT did, reduced to what reactions are matched against. */
     record Observed(ErrorType terminate, Terminate body, boolean rejected, boolean repliedMpa, Link.PeerClose close,
-                    String text) {
+                    String text, boolean silent) {
     }
 
     static Observed observe(ScriptedConnection c) {
         Terminate term = null;
         boolean rejected = false, replied = false;
+        int fpdus = 0, startFrames = 0;
         for (ScriptedConnection.DutPdu p : c.dutPdus()) {
             if (p.start() != null) {
-                replied = true;
-                rejected |= p.start().reject();
+                startFrames++;
+                replied |= p.start().kind() == MpaStartFrame.Kind.REPLY;
+                rejected |= p.start().kind() == MpaStartFrame.Kind.REPLY && p.start().reject();
+            } else {
+                fpdus++;
             }
             if (term == null && p.rdmap() != null && p.rdmap().opcode() == Opcode.TERMINATE
                     && p.rdmap().body() instanceof Terminate t) {
@@ -336,6 +349,8 @@ public final class Runner {
             sb.append("MPA Reply with R = 1");
         } else if (!replied && c.ourStartFrame() != null && c.ourStartFrame().kind() == MpaStartFrame.Kind.REQUEST) {
             sb.append("no MPA Reply");
+        } else if (c.dutActive() && fpdus == 0) {
+            sb.append("no FPDU after the MPA Reply");
         } else {
             sb.append("no Terminate");
         }
@@ -344,7 +359,10 @@ public final class Runner {
             case FIN -> ", then FIN after " + c.closeAtMs() + " ms";
             case RST -> (c.dataBeforeClose() ? ", then RST" : ", RST") + " after " + c.closeAtMs() + " ms";
         });
-        return new Observed(term == null ? null : ErrorType.of(term), term, rejected, replied, close, sb.toString());
+        // silent: nothing after the tester's start frame (the DUT's own Request comes before it when the DUT is active)
+        boolean silent = fpdus == 0 && startFrames <= (c.dutActive() ? 1 : 0);
+        return new Observed(term == null ? null : ErrorType.of(term), term, rejected, replied, close, sb.toString(),
+                silent);
     }
 
     private static boolean matches(Reaction alt, Observed o) {
@@ -352,6 +370,7 @@ public final class Runner {
             case TERMINATE -> o.terminate != null && alt.matches(o.terminate);
             case REJECT -> o.terminate == null && o.rejected;
             case CLOSE -> o.terminate == null && !o.rejected && o.close != Link.PeerClose.OPEN;
+            case SILENT_CLOSE -> o.silent && o.close != Link.PeerClose.OPEN;
             case CONTINUE -> o.terminate == null && !o.rejected && o.close == Link.PeerClose.OPEN;
         };
     }

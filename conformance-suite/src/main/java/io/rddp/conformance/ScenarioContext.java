@@ -51,6 +51,36 @@ public final class ScenarioContext {
         return s;
     }
 
+    /**
+     * As {@link #open(Setup)} with extra fields for the agent's {@code listen} and (manual) {@code accept} requests;
+     * without extras any profile works, with them only the agent profile.
+     */
+    public Session open(Setup setup, com.fasterxml.jackson.databind.node.ObjectNode listenExtra,
+                        com.fasterxml.jackson.databind.node.ObjectNode acceptExtra) throws Exception {
+        if (listenExtra == null && acceptExtra == null) return open(setup);
+        Session s = agent().open(setup, recorder, timeouts, listenExtra, acceptExtra);
+        sessions.add(s);
+        return s;
+    }
+
+    /** Makes the DUT the MPA Initiator: the tester listens, the DUT connects (agent and rping-client profiles). */
+    public Session openActive(ActiveSetup setup) throws Exception {
+        if (!(dut instanceof ActiveDut a)) {
+            throw new Scenario.Skip("needs a DUT that connects to the tester (agent or rping-client profile)", false);
+        }
+        Session s = a.openActive(setup, recorder, timeouts);
+        sessions.add(s);
+        return s;
+    }
+
+    /** The DUT's queue pair of {@code s}: for a DUT-active session, once the DUT's connect returned (-1: failed). */
+    public int qp(Session s) throws Exception {
+        if (s.qp() >= 0) return s.qp();
+        if (dut instanceof AgentDut a) return a.qp(s, timeouts);
+        if (dut instanceof ActiveDut a) return a.activeQp(s, timeouts.control());
+        return -1;
+    }
+
     public Session open() throws Exception {
         return open(Setup.defaults());
     }

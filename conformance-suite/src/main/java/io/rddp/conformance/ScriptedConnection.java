@@ -73,6 +73,8 @@ public final class ScriptedConnection implements Closeable {
     private boolean dataBeforeClose;
     private long postedReceives = -1, receiveLength;
     private IOException writeFailure;
+    /** octets written while held (see {@link #hold()}), or null when writes go out at once */
+    private java.io.ByteArrayOutputStream held;
 
     /**
      * One PDU the DUT sent, as decoded.
@@ -200,7 +202,7 @@ public final class ScriptedConnection implements Closeable {
         synchronized (lock) {
             crc = crcOn;
             markersTx = markersToDut;
-            long at = decoder.offset(out);
+            long at = decoder.offset(out) + (held == null ? 0 : held.size());
             encoder = new FpduEncoder(markersToDut, crcOn, at);
         }
     }
@@ -258,6 +260,12 @@ public final class ScriptedConnection implements Closeable {
      * waiting {@code pauseMs} between them.
      */
     public void write(byte[] bytes, int[] cuts, int pauseMs) throws IOException {
+        synchronized (lock) {
+            if (held != null) {
+                held.writeBytes(bytes);
+                return;
+            }
+        }
         int from = 0;
         int[] ends = Arrays.copyOf(cuts, cuts.length + 1);
         ends[cuts.length] = bytes.length;
@@ -279,6 +287,35 @@ public final class ScriptedConnection implements Closeable {
             from = end;
             if (pauseMs > 0 && from < bytes.length) sleep(pauseMs);
         }
+    }
+
+    /**
+     * From now on writes are collected instead of sent, until {@link #release()} sends them all in one write: an MPA
+     * frame and FPDUs in one TCP segment.
+     */
+    public void hold() {
+        synchronized (lock) {
+            if (held == null) held = new java.io.ByteArrayOutputStream();
+        }
+    }
+
+    /** Sends what was written since {@link #hold()} in one write. */
+    public void release() throws IOException {
+        byte[] bytes;
+        synchronized (lock) {
+            if (held == null) return;
+            bytes = held.toByteArray();
+            held = null;
+        }
+        write(bytes);
+    }
+
+    /** Writes an MPA start frame's octets as given ({@code wire}, e.g. with a key of the scenario's), cut into writes. */
+    public void sendStartFrame(MpaStartFrame f, byte[] wire, int[] cuts, int pauseMs) throws IOException {
+        synchronized (lock) {
+            ourStart = f;
+        }
+        write(wire, cuts, pauseMs);
     }
 
     /** FIN from the tester. */
@@ -370,6 +407,11 @@ public final class ScriptedConnection implements Closeable {
         synchronized (lock) {
             return dutBytes;
         }
+    }
+
+    /** The DUT opened the connection (it is the MPA Initiator; the tester listened). */
+    public boolean dutActive() {
+        return !link.weConnected();
     }
 
     public Direction testerDirection() {

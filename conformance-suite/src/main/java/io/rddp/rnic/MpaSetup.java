@@ -28,10 +28,22 @@ public final class MpaSetup {
      * @param markersRx  Markers on what this side receives (its own M bit)
      * @param ird        inbound Read/Atomic Requests allowed at once (what this side advertised)
      * @param ord        outbound Read/Atomic Requests at once
-     * @param rtr        the RTR indication of a peer-to-peer connection (RFC 6581 §9.2), or null
+     * @param rtr        the RTR indication of a peer-to-peer connection (RFC 6581 §9.2), or null: the one the
+     *                   Initiator sends, the one the Responder prefers
+     * @param rtrAccepted a Responder's: every RTR type its Reply named (the Initiator may send any of them)
      */
     public record Params(int revision, boolean crc, boolean markersTx, boolean markersRx, int ird, int ord,
-                  RnicConfig.Rtr rtr) {
+                  RnicConfig.Rtr rtr, Set<RnicConfig.Rtr> rtrAccepted) {
+        public Params {
+            rtrAccepted = rtrAccepted == null ? Set.of() : Set.copyOf(rtrAccepted);
+        }
+    }
+
+    /**
+     * What the Initiator makes of a Reply: the parameters to run with, or null with {@code why} when it closes; with
+     * {@code terminate} set, the connection enters Full Operation only to send that Terminate (RFC 6581 §9.1, §9.2).
+     */
+    record ReplyOutcome(Params params, io.rddp.sink.ErrorType terminate, String why) {
     }
 
     /** What an accept asks for beyond the RNIC's configuration. */
@@ -59,7 +71,8 @@ public final class MpaSetup {
     static Answer answer(RnicConfig config, MpaStartFrame req, boolean malformed, AcceptSettings accept) {
         // RFC 5044 §7.1.1: a receiver that "cannot interoperate with the received version ... MUST close the
         // connection"; a key or PD_Length that is wrong makes the frame improperly formatted (§7.1.2 rules 2, 5)
-        if (malformed || !req.keyValid() || req.pdLength() > MpaStartFrame.MAX_PRIVATE_DATA
+        boolean keyValid = req.keyValid() || config.has(Bug.MPA_LAX_KEY);
+        if (malformed || !keyValid || req.pdLength() > MpaStartFrame.MAX_PRIVATE_DATA
                 || req.kind() != MpaStartFrame.Kind.REQUEST) {
             return new Answer(null, null, "the MPA Request is improperly formatted (RFC 5044 §7.1.2)");
         }
@@ -78,33 +91,43 @@ public final class MpaSetup {
         Enhanced mine = null;
         int ird = accept.ird(), ord = accept.ord();
         RnicConfig.Rtr rtr = null;
+        Set<RnicConfig.Rtr> rtrs = EnumSet.noneOf(RnicConfig.Rtr.class);
+        // RFC 6581 §6: the enhanced data are only there with Rev 2 or higher; for Rev 1 the S bit is a Res bit, "not
+        // checked on reception" (RFC 5044 §7.1.1), and the four octets are the ULP's
         if (req.revision() >= 2 && req.enhanced() != null) {
             Enhanced theirs = req.enhanced();
             // RFC 6581 §9.1: the responder's ORD is at most the initiator's IRD; its IRD should cover the
             // initiator's ORD as far as its resources go
-            if (theirs.ird() != ULP_NEGOTIATED) ord = Math.min(ord, theirs.ird());
+            if (theirs.ird() != ULP_NEGOTIATED && !config.has(Bug.MPA_ORD_OVER_PEER_IRD)) {
+                ord = Math.min(ord, theirs.ird());
+            }
             if (theirs.ord() != ULP_NEGOTIATED) ird = Math.min(config.limits().maxIrdOrd(), Math.max(ird, theirs.ord()));
             int irdField = theirs.ord() == ULP_NEGOTIATED ? ULP_NEGOTIATED : ird;
             int ordField = theirs.ird() == ULP_NEGOTIATED ? ULP_NEGOTIATED : ord;
+            // RFC 6581 §9.2: "If Control Flag A is set to 0, then Control Flags B, C, and D MUST be ignored"
             boolean p2p = theirs.peerToPeer();
             if (p2p) {
                 Set<RnicConfig.Rtr> offered = EnumSet.noneOf(RnicConfig.Rtr.class);
                 if (theirs.zeroLengthSendRtr()) offered.add(RnicConfig.Rtr.SEND);
                 if (theirs.zeroLengthWriteRtr()) offered.add(RnicConfig.Rtr.WRITE);
                 if (theirs.zeroLengthReadRtr()) offered.add(RnicConfig.Rtr.READ);
+                // §9.2: "For each initiator-supported RTR indication option, the responder SHOULD set the
+                // corresponding Control Flag if the responder can support that option"; "If the responder does not
+                // support any of the initiator-specified RTR indication options, then the responder MUST set at least
+                // one RTR indication type option it supports" (the Initiator then terminates with 2/0/7)
                 for (RnicConfig.Rtr r : RnicConfig.Rtr.values()) {
-                    if (offered.contains(r) && config.rtr().contains(r)) {
+                    if (offered.contains(r) && config.rtr().contains(r)) rtrs.add(r);
+                }
+                if (rtrs.isEmpty()) rtrs.addAll(config.rtr());
+                for (RnicConfig.Rtr r : RnicConfig.Rtr.values()) {
+                    if (rtrs.contains(r)) {
                         rtr = r;
                         break;
                     }
                 }
-                if (rtr == null) {
-                    reject = true; // RFC 6581 §9.2: no RTR type in common
-                    why = "no RTR type in common";
-                }
             }
-            mine = new Enhanced(irdField, ordField, p2p, rtr == RnicConfig.Rtr.SEND, rtr == RnicConfig.Rtr.WRITE,
-                    rtr == RnicConfig.Rtr.READ);
+            mine = new Enhanced(irdField, ordField, p2p, rtrs.contains(RnicConfig.Rtr.SEND),
+                    rtrs.contains(RnicConfig.Rtr.WRITE), rtrs.contains(RnicConfig.Rtr.READ));
         } else {
             // Rev 1 (RFC 5044) carries no IRD/ORD: limits are the ULP's business; this side keeps its own
             ird = accept.ird();
@@ -112,55 +135,76 @@ public final class MpaSetup {
         }
         byte[] pd = accept.privateData() == null ? new byte[0] : accept.privateData();
         MpaStartFrame reply = MpaStartFrame.reply(config.markers(), crc, reject, req.revision(), mine, pd);
-        Params params = new Params(req.revision(), crc, markersTx, config.markers(), ird, ord, rtr);
+        Params params = new Params(req.revision(), crc, markersTx, config.markers(), ird, ord, rtr, rtrs);
         return new Answer(reply, params, reject ? (why != null ? why : "rejected by the ULP") : null);
     }
 
     /**
-     * What the Initiator makes of the Reply to its {@code req}: the parameters, or null with the reason in
-     * {@code why[0]} when the connection cannot go on (rejected, or a Reply this side cannot work with).
+     * What the Initiator makes of the Reply to its {@code req}: the parameters, or the reason it closes (rejected,
+     * or a Reply this side cannot work with), or a Terminate to send (RFC 6581 §9.1 insufficient IRD, §9.2 no
+     * usable RTR type).
      */
-    static Params onReply(RnicConfig config, MpaStartFrame req, MpaStartFrame reply, boolean malformed,
-                          String[] why) {
-        if (malformed || !reply.keyValid() || reply.pdLength() > MpaStartFrame.MAX_PRIVATE_DATA
+    static ReplyOutcome onReply(RnicConfig config, MpaStartFrame req, MpaStartFrame reply, boolean malformed) {
+        // RFC 5044 §7.1.2: "If the MPA Reply Frame is improperly formatted, the implementation MUST close the TCP
+        // connection and exit MPA"; rule 8: a Request answering a Request is an Initiator/Initiator startup
+        boolean keyValid = reply.keyValid() || config.has(Bug.MPA_LAX_KEY);
+        if (malformed || !keyValid || reply.pdLength() > MpaStartFrame.MAX_PRIVATE_DATA
                 || reply.kind() != MpaStartFrame.Kind.REPLY) {
-            why[0] = "the MPA Reply is improperly formatted (RFC 5044 §7.1.2)";
-            return null;
+            return new ReplyOutcome(null, null, "the MPA Reply is improperly formatted (RFC 5044 §7.1.2)");
         }
         if (reply.reject()) {
-            why[0] = "the peer rejected the connection (R = 1)";
-            return null;
+            return new ReplyOutcome(null, null, "the peer rejected the connection (R = 1)");
         }
+        // RFC 5044 §7.1.1: a receiver that "cannot interoperate with the received version ... MUST close"
         if (!config.revisions().contains(reply.revision()) || reply.revision() > req.revision()) {
-            why[0] = "the MPA Reply has revision " + reply.revision() + ", this side asked for " + req.revision();
-            return null;
+            return new ReplyOutcome(null, null, "the MPA Reply has revision " + reply.revision()
+                    + ", this side asked for " + req.revision());
         }
         boolean crc = req.crc() || reply.crc();
         int ird = req.enhanced() != null ? req.enhanced().ird() : config.ird();
         int ord = req.enhanced() != null ? req.enhanced().ord() : config.ord();
         RnicConfig.Rtr rtr = null;
+        io.rddp.sink.ErrorType terminate = null;
+        String why = null;
         if (req.enhanced() != null) {
-            Enhanced theirs = reply.enhanced();
+            Enhanced theirs = reply.revision() >= 2 ? reply.enhanced() : null;
             if (theirs == null) {
-                why[0] = "the MPA Reply to an enhanced Request carries no IRD/ORD (RFC 6581 §10)";
-                return null;
+                return new ReplyOutcome(null, null, "the MPA Reply to an enhanced Request carries no IRD/ORD (RFC 6581"
+                        + " §10: an enhanced responder responds with an enhanced MPA message)");
             }
-            // RFC 6581 §9.1: this side's outbound requests are limited by the responder's IRD
+            // RFC 6581 §9.1: "the initiator MUST set its IRD at least to the responder ORD and its ORD at most to the
+            // responder IRD"; 0x3FFF leaves the local value unchanged
             if (theirs.ird() != ULP_NEGOTIATED) ord = Math.min(ord, theirs.ird());
-            if (req.enhanced().peerToPeer()) {
+            if (theirs.ord() != ULP_NEGOTIATED) {
+                if (theirs.ord() > config.limits().maxIrdOrd()) {
+                    // "If the initiator does not have sufficient resources for the required IRD, it MUST send a
+                    // TERM message ... Layer 2, Error Type 0, Error Code 6"
+                    terminate = io.rddp.sink.ErrorType.MPA_INSUFFICIENT_IRD;
+                    why = "the responder's ORD " + theirs.ord() + " exceeds the IRD this side can have ("
+                            + config.limits().maxIrdOrd() + "; RFC 6581 §9.1)";
+                } else {
+                    ird = Math.max(ird, theirs.ord());
+                }
+            }
+            if (terminate == null && req.enhanced().peerToPeer()) {
                 if (!theirs.peerToPeer()) {
-                    why[0] = "the MPA Reply does not accept the peer-to-peer model (RFC 6581 §9.2)";
-                    return null;
+                    return new ReplyOutcome(null, null, "the MPA Reply does not accept the peer-to-peer model"
+                            + " (RFC 6581 §9.2: the responder MUST set A when the Request did)");
                 }
                 if (theirs.zeroLengthWriteRtr() && req.enhanced().zeroLengthWriteRtr()) rtr = RnicConfig.Rtr.WRITE;
                 else if (theirs.zeroLengthSendRtr() && req.enhanced().zeroLengthSendRtr()) rtr = RnicConfig.Rtr.SEND;
                 else if (theirs.zeroLengthReadRtr() && req.enhanced().zeroLengthReadRtr()) rtr = RnicConfig.Rtr.READ;
                 else {
-                    why[0] = "the MPA Reply names no RTR type this side offered (RFC 6581 §9.2)";
-                    return null;
+                    // "If the initiator is not able to generate any of the responder-supported RTR indications,
+                    // then it MUST send a TERM message ... Layer 2, Error Type 0, Error Code 7"
+                    terminate = io.rddp.sink.ErrorType.MPA_NO_MATCHING_RTR;
+                    why = "the MPA Reply names no RTR type this side offered (RFC 6581 §9.2)";
                 }
             }
         }
-        return new Params(reply.revision(), crc, reply.markers(), req.markers(), ird, ord, rtr);
+        Params p = new Params(reply.revision(), crc, reply.markers(), req.markers(), ird, ord, rtr,
+                rtr == null ? Set.of() : Set.of(rtr));
+        if (terminate != null && config.has(Bug.MPA_NO_STARTUP_TERMINATE)) return new ReplyOutcome(null, null, why);
+        return new ReplyOutcome(p, terminate, why);
     }
 }

@@ -100,6 +100,10 @@ public final class QueuePair {
     MpaSetup.AcceptSettings acceptSettings;
     RnicListener listener;
     private MpaSetup.AcceptSettings replyPending;
+    /** the peer's first 20 octets, judged before the decoder has the whole start frame */
+    private final byte[] startHeader = new byte[MpaStartFrame.HEADER_LENGTH];
+    private int startHeaderLength;
+    private boolean keyChecked;
     private final long mpaDeadline;
     final StreamDecoder decoder;
     final SinkModel model;
@@ -264,11 +268,15 @@ public final class QueuePair {
         }
     }
 
-    /** Waits until the queue pair leaves CONNECTING/PENDING_ACCEPT; true when it is operational. */
+    /**
+     * Waits until the queue pair leaves CONNECTING/PENDING_ACCEPT; true when it is operational. A start-up that ends
+     * in a Terminate (RFC 6581 §9.1, §9.2) is reported once the Terminate is written, so that a caller that gives up
+     * on the failure (and exits) cannot cut it off.
+     */
     public boolean awaitEstablished(long timeoutMs) throws InterruptedException {
         long deadline = System.nanoTime() + timeoutMs * 1_000_000L;
         synchronized (lock) {
-            while (state == State.CONNECTING || state == State.PENDING_ACCEPT) {
+            while (state == State.CONNECTING || state == State.PENDING_ACCEPT || state == State.TERMINATE) {
                 long left = (deadline - System.nanoTime()) / 1_000_000L;
                 if (left <= 0) return false;
                 lock.wait(left);
@@ -334,9 +342,16 @@ public final class QueuePair {
     }
 
     private void onPeerStartFrame(MpaStartFrame f, boolean malformed) {
+        if (state != State.CONNECTING && state != State.PENDING_ACCEPT) return; // already failed by the early check
         if (peerStart != null) {
             fail("a second MPA start frame arrived (RFC 5044 §7.1.2)", AsyncEvent.Type.CONNECT_ERROR);
             return;
+        }
+        if (f.revision() < 2 && f.enhanced() != null) {
+            // RFC 6581 §6: enhanced data need Rev 2; under Rev 1 the S bit is a Res bit "not checked on reception"
+            // (RFC 5044 §7.1.1) and the four octets are the ULP's Private Data
+            f = new MpaStartFrame(f.kind(), f.keyValid(), f.markers(), f.crc(), f.reject(), f.reserved(),
+                    f.revision(), f.pdLength(), f.privateData(), null);
         }
         peerStart = f;
         if (!initiator) {
@@ -355,13 +370,52 @@ public final class QueuePair {
             }
             return;
         }
-        String[] why = new String[1];
-        MpaSetup.Params p = MpaSetup.onReply(config, ourStart, f, malformed, why);
-        if (p == null) {
-            fail(why[0], f.reject() ? AsyncEvent.Type.REJECTED : AsyncEvent.Type.CONNECT_ERROR);
+        MpaSetup.ReplyOutcome o = MpaSetup.onReply(config, ourStart, f, malformed);
+        if (o.params() == null) {
+            fail(o.why(), f.reject() ? AsyncEvent.Type.REJECTED : AsyncEvent.Type.CONNECT_ERROR);
             return;
         }
-        establish(p);
+        if (o.terminate() != null) {
+            // RFC 6581 §9.1, §9.2: the Initiator answers a Reply it cannot live with by a TERM message, the first
+            // and only FPDU it sends, then the connection closes
+            params = o.params();
+            tx.established(o.params(), decoder.offset(out));
+            txAllowed = true;
+            rnic.event(new AsyncEvent(AsyncEvent.Type.CONNECT_ERROR, qpn, o.terminate(), o.why()));
+            terminate(o.terminate(), null, -1, null, o.why());
+            return;
+        }
+        establish(o.params());
+    }
+
+    /**
+     * The MPA start frame's fixed part, judged as soon as it is in (RFC 5044 §7.1.1): a key other than the one this
+     * side expects ("Responder mode receivers MUST check this field for the same value, and close the connection"),
+     * or a PD_Length over 512 ("the receiver MUST close the connection"), closes at once, without waiting for Private
+     * Data that may never come. Null when the octets so far are fine.
+     */
+    private String earlyStartCheck(byte[] data, int n) {
+        if (peerStart != null || (state != State.CONNECTING && state != State.PENDING_ACCEPT)) return null;
+        int take = Math.min(n, MpaStartFrame.HEADER_LENGTH - startHeaderLength);
+        if (take <= 0) return null;
+        System.arraycopy(data, 0, startHeader, startHeaderLength, take);
+        startHeaderLength += take;
+        if (startHeaderLength >= MpaStartFrame.KEY_LENGTH && !keyChecked && !config.has(Bug.MPA_LAX_KEY)) {
+            keyChecked = true;
+            String want = initiator ? "MPA ID Rep Frame" : "MPA ID Req Frame";
+            String got = new String(startHeader, 0, MpaStartFrame.KEY_LENGTH, java.nio.charset.StandardCharsets.ISO_8859_1);
+            if (!got.equals(want)) {
+                return "the MPA " + (initiator ? "Reply" : "Request") + " key is \"" + got.replaceAll("[^ -~]", ".")
+                        + "\", not \"" + want + "\" (RFC 5044 §7.1.1)";
+            }
+        }
+        if (startHeaderLength >= MpaStartFrame.HEADER_LENGTH) {
+            int pdLength = ((startHeader[18] & 0xFF) << 8) | (startHeader[19] & 0xFF);
+            if (pdLength > MpaStartFrame.MAX_PRIVATE_DATA) {
+                return "PD_Length " + pdLength + " exceeds " + MpaStartFrame.MAX_PRIVATE_DATA + " (RFC 5044 §7.1.1)";
+            }
+        }
+        return null;
     }
 
     private void reply(MpaSetup.AcceptSettings settings) {
@@ -418,6 +472,8 @@ public final class QueuePair {
                 synchronized (lock) {
                     if (state == State.CLOSED) return;
                     if (n > 0) {
+                        String early = earlyStartCheck(buf, n);
+                        if (early != null) fail(early, AsyncEvent.Type.CONNECT_ERROR);
                         decoder.data(in, ByteBuffer.wrap(buf, 0, n), ++frame, now());
                         if (replyPending != null) {
                             MpaSetup.AcceptSettings s = replyPending;
@@ -489,8 +545,16 @@ public final class QueuePair {
             if (pdu.startFrame() != null) {
                 model.onStartFrame(0, pdu.direction(), pdu.startFrame(), pdu.frame());
                 if (pdu.direction() == in) {
-                    boolean malformed = pduViolations.stream().anyMatch(v -> v.layer() == Layer.MPA
-                            && v.severity() == Severity.ERROR);
+                    // improperly formatted (RFC 5044 §7.1.2): the key, PD_Length, an S flag without IRD/ORD (RFC 6581
+                    // §6), the frame's place in the exchange. Not Rev (MpaSetup decides what it can interoperate
+                    // with), Res bits ("not checked on reception", §7.1.1), RTR flags with A = 0 ("MUST be ignored",
+                    // RFC 6581 §9.2) or IRD/ORD values (§9.1 says what to do with them)
+                    boolean malformed = pduViolations.stream().anyMatch(v -> v.severity() == Severity.ERROR
+                            && (v.check() == Check.MPA_KEY && !config.has(Bug.MPA_LAX_KEY)
+                            || v.check() == Check.MPA_PD_LENGTH
+                            || v.check() == Check.MPA_SEQUENCE
+                            || v.check() == Check.MPA_ENHANCED && pdu.startFrame().enhancedFlag()
+                            && pdu.startFrame().revision() >= 2 && pdu.startFrame().enhanced() == null));
                     onPeerStartFrame(pdu.startFrame(), malformed);
                 }
                 return;
@@ -619,7 +683,7 @@ public final class QueuePair {
         if (started != null) return started.rr.length();
         long index = (msn - nextRecvMsn) & 0xFFFF_FFFFL;
         if (index >= Integer.MAX_VALUE) return ReceiveBuffers.UNKNOWN; // an old MSN: the MSN check reports it
-        if (params != null && params.rtr() == RnicConfig.Rtr.SEND && !initiator && !firstFpduReceived) {
+        if (params != null && params.rtrAccepted().contains(RnicConfig.Rtr.SEND) && !initiator && !firstFpduReceived) {
             return ReceiveBuffers.UNKNOWN; // the zero-length Send RTR takes no buffer (RFC 6581 §9.2)
         }
         if (index >= rq.size()) return ReceiveBuffers.NONE;

@@ -378,7 +378,8 @@ public final class RnicControl implements ControlServer.Session {
             s = s.withMpa(new ConnectionSettings.MpaChoices(rev,
                     m.has("crc") ? m.path("crc").asBoolean() : null,
                     m.has("markers") ? m.path("markers").asBoolean() : null,
-                    m.has("p2p") ? m.path("p2p").asBoolean() : (rtr != null ? !rtr.isEmpty() : null), rtr));
+                    m.has("p2p") ? Boolean.valueOf(m.path("p2p").asBoolean())
+                            : rtr != null ? Boolean.valueOf(!rtr.isEmpty()) : null, rtr));
         }
         return s;
     }

@@ -36,9 +36,9 @@ class PeerSuiteTest {
                         new InetSocketAddress(InetAddress.getLoopbackAddress(), port), port);
                 try (dut) {
                     Runner runner = new Runner(dut, Timeouts.defaults(), null, r -> { });
-                    if (!untilFailure) return runner.run(Catalog.load().scenarios());
+                    if (!untilFailure) return runner.run(scenarios());
                     List<Result> out = new java.util.ArrayList<>();
-                    for (Scenario s : Catalog.load().scenarios()) {
+                    for (Scenario s : scenarios()) {
                         Result r = runner.run(s);
                         out.add(r);
                         if (r.verdict() == Result.Verdict.FAIL) break;
@@ -64,16 +64,63 @@ class PeerSuiteTest {
             server.start();
             try {
                 RpingDut dut = new RpingDut(l.address(), Set.of("mpa-rev2", "crc", "markers"));
-                return new Runner(dut, Timeouts.defaults(), null, r -> { }).run(Catalog.load().scenarios());
+                return new Runner(dut, Timeouts.defaults(), null, r -> { }).run(scenarios());
             } finally {
                 server.interrupt();
             }
         }
     }
 
+    /**
+     * The rping-client profile: the emulated RNIC runs rping's client in a loop against the tester's listener (what
+     * {@code while :; do rping -c -a HOST -p PORT -C 1; done} does on a real DUT).
+     */
+    static List<Result> runRpingClient(RnicConfig config) throws Exception {
+        try (Rnic rnic = new Rnic(config, null);
+             RpingClientDut dut = new RpingClientDut(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+                     Set.of("mpa-rev2", "crc", "markers"))) {
+            java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+            Thread client = new Thread(() -> {
+                while (!stop.get()) {
+                    try {
+                        Rping.client(rnic, dut.address(), 1, 64, false, false,
+                                new java.io.PrintStream(java.io.OutputStream.nullOutputStream()));
+                    } catch (Rping.Failure | RuntimeException e) {
+                        // a scenario refused or broke this connection on purpose: the loop makes the next one
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                }
+            }, "rping-client-loop");
+            client.setDaemon(true);
+            client.start();
+            try {
+                return new Runner(dut, Timeouts.defaults(), null, r -> { }).run(scenarios());
+            } finally {
+                stop.set(true);
+                client.interrupt();
+            }
+        }
+    }
+
+    /** The catalogue's scenarios, or those whose ids match -Drddp.only (comma-separated, * and ?) while iterating. */
+    static List<Scenario> scenarios() {
+        List<Scenario> all = Catalog.load().scenarios();
+        String only = System.getProperty("rddp.only", "");
+        if (only.isBlank()) return all;
+        List<java.util.regex.Pattern> ps = new java.util.ArrayList<>();
+        for (String p : only.split(",")) {
+            ps.add(java.util.regex.Pattern.compile(p.trim().replace(".", "\\.").replace("*", ".*").replace("?", ".")));
+        }
+        return all.stream().filter(s -> ps.stream().anyMatch(p -> p.matcher(s.info().id()).matches()))
+                .collect(Collectors.toList());
+    }
+
     static String table(List<Result> rs) {
-        return rs.stream().map(r -> r.id() + " " + r.verdict() + " " + r.grade() + " | " + r.observed() + " | "
-                + r.notes() + " " + r.findings()).collect(Collectors.joining("\n"));
+        String t = rs.stream().map(r -> r.id() + " " + r.verdict() + " " + r.grade() + " " + r.millis() + " ms | "
+                + r.observed() + " | " + r.notes() + " " + r.findings()).collect(Collectors.joining("\n"));
+        if (Boolean.getBoolean("rddp.table")) System.out.println(t); // -Drddp.table=true while iterating
+        return t;
     }
 
     @Test
@@ -81,6 +128,15 @@ class PeerSuiteTest {
         List<Result> rs = runAgent(RnicConfig.defaults());
         assertThat(rs).as(table(rs)).allMatch(r -> r.verdict() == Result.Verdict.PASS
                 || r.verdict() == Result.Verdict.SKIP && "profile".equals(r.grade()));
+    }
+
+    @Test
+    void everyScenarioPassesAgainstTheEmulatedRnicInTheRpingClientProfile() throws Exception {
+        List<Result> rs = runRpingClient(RnicConfig.defaults());
+        assertThat(rs).as(table(rs)).allMatch(r -> r.verdict() == Result.Verdict.PASS
+                || r.verdict() == Result.Verdict.SKIP && "profile".equals(r.grade()));
+        assertThat(rs).as("DUT-active scenarios run in the rping-client profile")
+                .anyMatch(r -> r.verdict() == Result.Verdict.PASS);
     }
 
     @Test
