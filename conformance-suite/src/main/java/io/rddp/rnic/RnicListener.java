@@ -102,6 +102,11 @@ public final class RnicListener implements Closeable {
         }
     }
 
+    /** Drops the connections waiting to be handed out (a reset destroys them). */
+    void forgetReady() {
+        ready.clear();
+    }
+
     /** Called by a queue pair when it is ready to be handed out. */
     void ready(QueuePair qp) {
         if (ready.offer(qp)) return;

@@ -117,4 +117,21 @@ class VerbsTest {
             assertThat(r.state()).isEqualTo(MemoryRegion.State.INVALID);
         }
     }
+
+    @Test
+    void aResetKeepsTheListenerButHandsOutNoneOfTheConnectionsItDestroyed() throws Exception {
+        try (Rnic server = new Rnic(RnicConfig.defaults(), null); Rnic client = new Rnic(RnicConfig.defaults(), null)) {
+            RnicListener l = server.listen(new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0),
+                    false, ConnectionSettings.defaults(server));
+            QueuePair c = client.connect(l.address(), ConnectionSettings.defaults(client), 5000);
+            assertThat(c.awaitEstablished(5000)).isTrue();
+            server.reset(Set.of(l.id()));
+            assertThat(l.accept(200, null)).as("a queue pair destroyed by the reset").isNull();
+            QueuePair fresh = client.connect(l.address(), ConnectionSettings.defaults(client), 5000);
+            QueuePair accepted = l.accept(5000, null);
+            assertThat(accepted).isNotNull();
+            assertThat(accepted.awaitEstablished(5000)).isTrue();
+            assertThat(fresh.awaitEstablished(5000)).isTrue();
+        }
+    }
 }
