@@ -353,6 +353,11 @@ final class DdpRules {
                 reporter.report(s, d.direction, Check.DDP_MO_COVERAGE, frame, "segments of " + m.describe()
                         + " cover " + m.coverage + " of its " + m.maxEnd + " octets: some were never sent",
                         m.firstFrame);
+                // RFC 5041 §5.4: the message cannot be Delivered (not all its segments were Placed); the L segment
+                // went out after all others (§4.1), so the hole stays. §7.1 names no check for it: a receiver may
+                // wait, or report the MO that does not follow what it placed (Invalid MO, §7.2), as siw does
+                reporter.expect(s, d.direction, frame, Check.DDP_MO_COVERAGE, Expectation.Level.MAY, h,
+                        h.headerLength() + len, null, Reporter.accept(ErrorType.DDP_U_INVALID_MO));
             }
         }
         long length = m.tagged ? m.bytes : m.maxEnd;

@@ -179,6 +179,20 @@ class DdpChecksTest {
     }
 
     @Test
+    void aHoleMayBeAnsweredWithInvalidMoButOwesNoTerminate() {
+        Recorder r = new Wire().started().seg(C2S, send(1, 0, 10, false)).seg(C2S, send(1, 20, 10, true)).end();
+        assertThat(r.owed).hasSize(1);
+        assertThat(r.owed.get(0).level()).isEqualTo(OwedTerminate.Level.MAY);
+        assertThat(r.owed.get(0).primary()).isEqualTo(ErrorType.DDP_U_INVALID_MO);
+        io.rddp.ddp.DdpSegment last = send(1, 8, 8, true);
+        Recorder answered = new Wire().started().seg(C2S, last).terminate(S2C,
+                io.rddp.rdmap.Terminate.of(1, 2, 4, last.length(), last.header(), null)).end();
+        assertThat(answered.ids()).containsExactly("ddp.untagged.mo-order", "ddp.untagged.mo-coverage");
+        Recorder silent = new Wire().started().seg(C2S, last).close(S2C).end();
+        assertThat(silent.ids()).doesNotContain("rdmap.terminate.missing");
+    }
+
+    @Test
     void overlappingSegmentsOfOneMessageAreAnError() {
         Recorder r = new Wire().started().seg(C2S, send(1, 0, 10, false)).seg(C2S, send(1, 5, 10, true)).end();
         assertThat(r.ids()).containsExactly("ddp.untagged.mo-order", "ddp.untagged.mo-coverage");
