@@ -118,6 +118,14 @@ final class DdpRules {
         for (int i = d.open.size() - 1; i >= 0; i--) {
             OpenMessage o = d.open.get(i);
             if (o.tagged || o.nextOffset != u.mo() || o.qn != u.qn() && o.msn != u.msn()) continue;
+            if (u.qn() >= DirectionState.QUEUES) {
+                // RFC 5041 §7.1 check 1 is made on every non-zero-length segment: an invalid QN is that error first
+                reporter.report(s, d.direction, Check.DDP_QN, frame, "QN " + u.qn() + " (MSN " + u.msn() + ") in the"
+                        + " middle of " + o.describe() + "; RDMAP queues are 0 Send, 1 Read Request, 2 Terminate,"
+                        + " 3 Atomic Response");
+                reporter.expect(s, d.direction, frame, Check.DDP_QN, Expectation.Level.MUST, u, ulpdu, null,
+                        Reporter.accept(ErrorType.DDP_U_INVALID_QN));
+            }
             reporter.report(s, d.direction, Check.DDP_QN_MSN_CHANGED, frame, "segment at MO " + u.mo() + " continues "
                     + o.describe() + " but carries QN " + u.qn() + " MSN " + u.msn(), o.lastFrame);
             // a receiver checking every segment (as siw does) sees an MSN or QN error; RFC 5041 §7.1 does not

@@ -155,6 +155,15 @@ class DdpChecksTest {
     }
 
     @Test
+    void anInvalidQnInsideAMessageOwesInvalidQnFirst() {
+        DdpSegment second = new DdpSegment(UntaggedHeader.of(false, SEND_ULP, 5, 1, 10), data(10));
+        Recorder r = new Wire().started().seg(C2S, send(1, 0, 10, false)).seg(C2S, second).end();
+        assertThat(r.ids()).startsWith("ddp.untagged.qn", "ddp.untagged.qn-msn-changed");
+        assertThat(r.owed.get(0).primary()).isEqualTo(ErrorType.DDP_U_INVALID_QN);
+        assertThat(r.owed.get(0).level()).isEqualTo(OwedTerminate.Level.MUST);
+    }
+
+    @Test
     void qnChangingInsideAMessageIsAnError() {
         DdpSegment second = new DdpSegment(UntaggedHeader.of(true, SEND_ULP, 1, 1, 10), data(10));
         Recorder r = new Wire().started().seg(C2S, send(1, 0, 10, false)).seg(C2S, second).end();
