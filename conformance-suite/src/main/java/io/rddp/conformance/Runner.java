@@ -238,9 +238,10 @@ public final class Runner {
     /** Waits for what the scenario expects: a close after a fault, or a quiet spell when the DUT should go on. */
     private void awaitReaction(ScenarioInfo info, ScriptedConnection c) throws InterruptedException {
         if (info.expected().isEmpty()) return; // a positive scenario checked what it needed itself
-        boolean expectsEnd = false;
+        // a scenario that accepts the DUT going on cannot wait the whole reaction time for an end that need not come
+        boolean expectsEnd = true;
         for (Reaction r : info.expected()) {
-            if (r.kind() != Reaction.Kind.CONTINUE) expectsEnd = true;
+            if (r.kind() == Reaction.Kind.CONTINUE) expectsEnd = false;
         }
         if (expectsEnd) {
             c.awaitClose(timeouts.reaction());

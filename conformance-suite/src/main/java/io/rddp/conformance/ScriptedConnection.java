@@ -73,6 +73,7 @@ public final class ScriptedConnection implements Closeable {
     private boolean dataBeforeClose;
     private long postedReceives = -1, receiveLength;
     private IOException writeFailure;
+    private java.io.ByteArrayOutputStream corked;
 
     /**
      * One PDU the DUT sent, as decoded.
@@ -127,6 +128,25 @@ public final class ScriptedConnection implements Closeable {
         synchronized (lock) {
             dutStags.add(new io.rddp.sink.StagRegistration(stag, baseTo, length, rights, dutSide, java.util.Set.of(),
                     0, Long.MAX_VALUE));
+        }
+    }
+
+    /**
+     * A DUT STag registered in another protection domain than this connection's (RFC 5042 §6.1.1): the judge holds it
+     * "not associated with this stream", so an access to it is owed a Terminate 1/1/2 or 0/1/3.
+     */
+    public void dutStagOtherDomain(long stag, long baseTo, long length,
+                                   java.util.Set<io.rddp.sink.StagRegistration.Access> rights) {
+        synchronized (lock) {
+            dutStags.add(new io.rddp.sink.StagRegistration(stag, baseTo, length, rights, dutSide, java.util.Set.of(-1),
+                    0, Long.MAX_VALUE));
+        }
+    }
+
+    /** The DUT revoked remote access to one of its STags (deregistration, local invalidation): later uses are invalid. */
+    public void revokeDutStag(long stag) {
+        synchronized (lock) {
+            dutStags.revoke(stag, frame);
         }
     }
 
@@ -258,6 +278,12 @@ public final class ScriptedConnection implements Closeable {
      * waiting {@code pauseMs} between them.
      */
     public void write(byte[] bytes, int[] cuts, int pauseMs) throws IOException {
+        synchronized (lock) {
+            if (corked != null) {
+                corked.writeBytes(bytes);
+                return;
+            }
+        }
         int from = 0;
         int[] ends = Arrays.copyOf(cuts, cuts.length + 1);
         ends[cuts.length] = bytes.length;
@@ -279,6 +305,24 @@ public final class ScriptedConnection implements Closeable {
             from = end;
             if (pauseMs > 0 && from < bytes.length) sleep(pauseMs);
         }
+    }
+
+    /** Writes are held back until {@link #uncork()}, which sends them as one write (one TCP segment or a few). */
+    public void cork() {
+        synchronized (lock) {
+            if (corked == null) corked = new java.io.ByteArrayOutputStream();
+        }
+    }
+
+    /** Sends what was written since {@link #cork()} in one write. */
+    public void uncork() throws IOException {
+        byte[] held;
+        synchronized (lock) {
+            if (corked == null) return;
+            held = corked.toByteArray();
+            corked = null;
+        }
+        if (held.length > 0) write(held);
     }
 
     /** FIN from the tester. */
