@@ -667,6 +667,15 @@ public final class QueuePair {
             case ATOMIC_REQUEST -> {
                 if (h.offset() != 0 || !(pdu.body() instanceof AtomicRequest ar)) return;
                 MemoryRegion target = rnic.memory().lookup(ar.remoteStag());
+                if (target != null && ((ar.remoteTo() - target.baseTo()) & 7) != 0) {
+                    // RFC 7306 §8.2: the RDMAP layer MUST validate that the Tagged Offset references a 64-bit aligned
+                    // address (the region's first octet is: its base TO is a page address, or 0 when zero-based),
+                    // and else Terminate Remote Operation Error, Catastrophic error localized to the RDMAP Stream;
+                    // §5.1.1/§5.1.2: the operation is not performed and memory is not modified
+                    terminate(ErrorType.RDMA_CATASTROPHIC_STREAM, h, seg.length(), null, "Atomic Request at TO 0x"
+                            + Long.toHexString(ar.remoteTo()) + ", not a 64-bit aligned address (RFC 7306 §8.2)");
+                    return;
+                }
                 long original = target == null ? 0 : target.atomic(ar.remoteTo(),
                         ar.atomicOpcode() == AtomicRequest.CMP_SWAP, ar.addOrSwapData(), ar.addOrSwapMask(),
                         ar.compareData(), ar.compareMask());
