@@ -227,6 +227,7 @@ public final class Rnic implements Closeable {
     public void reset(Set<Integer> keepListeners) {
         for (RnicListener l : listeners()) {
             if (!keepListeners.contains(l.id())) closeListener(l);
+            else l.forgetPending(); // its queued connections are destroyed below: none may be handed out later
         }
         for (QueuePair qp : qps()) destroy(qp);
         for (MemoryRegion r : memory.regions()) memory.deregister(r);

@@ -102,6 +102,14 @@ public final class RnicListener implements Closeable {
         }
     }
 
+    /**
+     * Forgets the connections waiting to be handed out (a reset of the DUT control protocol destroys them): the next
+     * {@link #accept} returns a connection that arrives after this call.
+     */
+    void forgetPending() {
+        ready.clear();
+    }
+
     /** Called by a queue pair when it is ready to be handed out. */
     void ready(QueuePair qp) {
         if (ready.offer(qp)) return;
