@@ -108,12 +108,12 @@ public final class AgentDut implements Dut {
         if (s.request() != null) {
             conn.sendStartFrame(s.request());
             if (s.manualAccept()) {
-                qp = accept(listener, t);
+                qp = accept(listener, t, conn);
             }
             MpaStartFrame reply = conn.awaitStartFrame(t.connect());
             if (reply != null && !reply.reject()) {
                 conn.fullOperation();
-                if (qp < 0) qp = accept(listener, t);
+                if (qp < 0) qp = accept(listener, t, conn);
             }
         } else if (!s.manualAccept()) {
             // the scenario runs the MPA exchange itself; the queue pair is looked up when needed
@@ -125,6 +125,32 @@ public final class AgentDut implements Dut {
     int accept(int listener, Timeouts t) throws IOException, DutException {
         return control.call(ControlClient.request("accept").put("listener", listener).put("timeout_ms", t.control()))
                 .path("qp").asInt();
+    }
+
+    /**
+     * The DUT's queue pair for {@code conn}: connections of earlier scenarios that nobody took and that are no longer
+     * operational (a scenario that ran the MPA exchange itself, then failed) are skipped.
+     */
+    int accept(int listener, Timeouts t, ScriptedConnection conn) throws IOException, DutException {
+        long deadline = System.nanoTime() + t.control() * 1_000_000L;
+        while (true) {
+            long left = Math.max(1, (deadline - System.nanoTime()) / 1_000_000L);
+            try {
+                JsonNode r = control.call(ControlClient.request("accept").put("listener", listener)
+                        .put("timeout_ms", left));
+                // behind NAT (an emulated DUT) the peer port differs: then a live connection is taken as the tester's
+                if (r.path("peer").asText("").endsWith(":" + conn.localAddress().getPort())
+                        || "rts".equals(r.path("state").asText())) {
+                    return r.path("qp").asInt();
+                }
+            } catch (DutException e) {
+                if (!"failed".equals(e.code()) || System.nanoTime() > deadline) throw e;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new DutException("timeout", "the DUT handed out no connection from the tester's port "
+                        + conn.localAddress().getPort());
+            }
+        }
     }
 
     /** Accepts in the background (a manual accept waits for the Request the scenario is about to send). */

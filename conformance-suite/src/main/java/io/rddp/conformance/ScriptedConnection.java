@@ -416,6 +416,11 @@ public final class ScriptedConnection implements Closeable {
         }
     }
 
+    /** The tester's end of the TCP connection (the DUT sees it as the peer's address). */
+    public InetSocketAddress localAddress() {
+        return link.local();
+    }
+
     public Direction testerDirection() {
         return out;
     }
