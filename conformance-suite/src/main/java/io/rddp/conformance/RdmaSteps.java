@@ -530,7 +530,7 @@ final class RdmaSteps {
         while (!last) {
             // once the DUT terminated or closed, what it completed is there at once: no need to wait the quiet time
             last = gone(c) || count(c, Opcode.TERMINATE) > 0 || System.nanoTime() >= deadline;
-            long slice = last ? 20 : Math.max(1, Math.min(50, (deadline - System.nanoTime()) / 1_000_000L));
+            long slice = last ? 5 : Math.max(1, Math.min(10, (deadline - System.nanoTime()) / 1_000_000L));
             JsonNode wcs = agent.control().call(ControlClient.request("poll").put("qp", session.qp()).put("max", 64)
                     .put("min", 64).put("timeout_ms", slice));
             for (JsonNode wc : wcs.path("completions")) {
@@ -612,39 +612,54 @@ final class RdmaSteps {
     /** The complete (L seen) messages of {@code op} the DUT sent, in the order they completed. */
     static List<Message> messages(ScriptedConnection c, Opcode op) {
         List<Message> out = new ArrayList<>();
-        Map<String, Object[]> open = new LinkedHashMap<>();
+        Map<String, List<ScriptedConnection.DutPdu>> open = new LinkedHashMap<>();
         for (ScriptedConnection.DutPdu p : c.dutPdus()) {
             if (p.rdmap() == null || p.rdmap().opcode() != op) continue;
             DdpHeader h = p.segment().header();
             String key = h instanceof UntaggedHeader u ? "u" + u.qn() + "/" + u.msn()
                     : "t" + ((TaggedHeader) h).stag();
-            Object[] m = open.computeIfAbsent(key, k -> new Object[]{h, p.rdmap(), new ByteArrayOutputStream(),
-                    new int[1]});
-            ByteArrayOutputStream buf = (ByteArrayOutputStream) m[2];
-            byte[] pl = p.payload() == null ? new byte[0] : p.payload();
-            if (h instanceof UntaggedHeader u) {
-                byte[] cur = buf.toByteArray();
-                int end = (int) Math.max(cur.length, u.mo() + pl.length);
-                byte[] next = Arrays.copyOf(cur, end);
-                System.arraycopy(pl, 0, next, (int) u.mo(), pl.length);
-                buf.reset();
-                buf.writeBytes(next);
-            } else {
-                buf.writeBytes(pl);
-            }
-            ((int[]) m[3])[0]++;
-            if (h.last()) {
-                open.remove(key);
-                out.add(new Message((DdpHeader) m[0], (io.rddp.rdmap.RdmapPdu) m[1], buf.toByteArray(),
-                        ((int[]) m[3])[0]));
-            }
+            List<ScriptedConnection.DutPdu> segs = open.computeIfAbsent(key, k -> new ArrayList<>());
+            segs.add(p);
+            if (!h.last()) continue;
+            open.remove(key);
+            out.add(assemble(segs));
         }
         return out;
     }
 
+    /** One message from its segments: untagged ones by MO, tagged ones in the order sent. */
+    private static Message assemble(List<ScriptedConnection.DutPdu> segs) {
+        ScriptedConnection.DutPdu first = segs.get(0);
+        long end = 0, tagged = 0;
+        for (ScriptedConnection.DutPdu p : segs) {
+            int n = p.payload() == null ? 0 : p.payload().length;
+            if (p.segment().header() instanceof UntaggedHeader u) end = Math.max(end, u.mo() + n);
+            tagged += n;
+        }
+        boolean untagged = first.segment().header() instanceof UntaggedHeader;
+        byte[] all = new byte[(int) (untagged ? end : tagged)];
+        int at = 0;
+        for (ScriptedConnection.DutPdu p : segs) {
+            byte[] pl = p.payload() == null ? new byte[0] : p.payload();
+            int off = p.segment().header() instanceof UntaggedHeader u ? (int) u.mo() : at;
+            System.arraycopy(pl, 0, all, off, pl.length);
+            at += pl.length;
+        }
+        return new Message(first.segment().header(), first.rdmap(), all, segs.size());
+    }
+
+    /** Messages of {@code op} the DUT completed (segments with L), counted without assembling them. */
+    private static int completed(ScriptedConnection c, Opcode op) {
+        int n = 0;
+        for (ScriptedConnection.DutPdu p : c.dutPdus()) {
+            if (p.rdmap() != null && p.rdmap().opcode() == op && p.segment().header().last()) n++;
+        }
+        return n;
+    }
+
     private Message awaitMessage(Opcode op, int index) throws Exception {
         ScriptedConnection c = conn();
-        c.await(x -> messages(x, op).size() > index || gone(x), ctx.timeouts().reaction());
+        c.await(x -> completed(x, op) > index || gone(x), ctx.timeouts().reaction());
         List<Message> ms = messages(c, op);
         if (ms.size() <= index) {
             fail("the DUT sent " + ms.size() + " complete " + op.rfcName() + " message(s); message " + (index + 1)
