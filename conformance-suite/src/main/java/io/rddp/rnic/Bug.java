@@ -32,7 +32,19 @@ public enum Bug {
     EARLY_FPDU("FPDUs sent before the MPA exchange allows: the Responder does not wait for the Initiator's first FPDU"
             + " (RFC 5044 §7.1.2 rule 4)"),
     TOO_LONG_WRONG_CODE("A message too long for its receive buffer is reported as 'no buffer available' 1/2/2 instead"
-            + " of 1/2/5 (RFC 5041 §7.2)");
+            + " of 1/2/5 (RFC 5041 §7.2)"),
+    NO_ATOMIC_ALIGNMENT_CHECK("Atomic Requests at addresses that are not 64-bit aligned are carried out (RFC 7306 §8.2:"
+            + " refused with 0/2/7, memory not modified; this RNIC did so until RFC 7306 scenarios came)"),
+    ZERO_LENGTH_STAG_CHECK("Zero-length RDMA Writes have their STag checked and an unknown one refused (RFC 5041 §5.2:"
+            + " the STag and TO of a zero-length tagged message MUST NOT be checked)"),
+    INVALIDATE_UNKNOWN_SILENTLY("A Send with Invalidate of an STag that cannot be invalidated completes without a"
+            + " Terminate (RFC 5040 §5.3; Linux siw 6.1 reports it only in the receive completion)"),
+    SEQUENTIAL_STAGS("STags are handed out from a counter with a constant key (RFC 5040 §8.1.1: STags MUST be"
+            + " difficult to predict)"),
+    DELIVER_WITH_HOLES("An untagged message whose segments leave a hole is delivered anyway (RFC 5041 §5.4: only when"
+            + " all its segments were placed)"),
+    PLACE_UNSOLICITED_READ_RESPONSE("An RDMA Read Response with no Read outstanding is placed into the STag it names,"
+            + " whatever its rights (RFC 5041 §7.1 tagged check 1, RFC 5042 §6.2.1)");
 
     private final String description;
 
@@ -61,6 +73,9 @@ public enum Bug {
             case NO_ACCESS_CHECK -> Set.of(Check.SECURITY_ACCESS);
             case STAG_AFTER_INVALIDATE -> Set.of(Check.SECURITY_STAG_INVALIDATED);
             case NO_IRD_CHECK -> Set.of(Check.RDMAP_OUTSTANDING);
+            case INVALIDATE_UNKNOWN_SILENTLY -> Set.of(Check.RDMAP_INVALIDATE);
+            case DELIVER_WITH_HOLES -> Set.of(Check.DDP_MO_COVERAGE);
+            case PLACE_UNSOLICITED_READ_RESPONSE -> Set.of(Check.SECURITY_UNSOLICITED_READ_RESPONSE);
             default -> Set.of();
         };
     }

@@ -39,7 +39,7 @@ public final class Rnic implements Closeable {
     public Rnic(RnicConfig config, Recorder recorder) {
         this.config = config;
         this.recorder = recorder;
-        this.memory = new MemoryTable(config.limits(), config.zeroBasedTo());
+        this.memory = new MemoryTable(config.limits(), config.zeroBasedTo(), config.has(Bug.SEQUENTIAL_STAGS));
         this.completions = new CompletionQueue(config.limits().maxQp()
                 * (config.limits().maxSendWr() + config.limits().maxRecvWr()));
     }
