@@ -187,6 +187,10 @@ final class Transmitter {
         }
     }
 
+    /** Work requests whose last octets are in a chunk being written: they complete with that write. */
+    private final java.util.Set<WorkRequest> inFlight = java.util.Collections.newSetFromMap(
+            new java.util.IdentityHashMap<>());
+
     /** Send-queue work requests in posting order: completions are reported in that order, as verbs requires. */
     private final ArrayDeque<Slot> inOrder = new ArrayDeque<>();
 
@@ -331,8 +335,11 @@ final class Transmitter {
         }
         sq.clear();
         for (Slot slot : inOrder) {
-            if (slot.wc == null) slot.wc = WorkCompletion.of(slot.wr.wrId(), qp.qpn, slot.wr.op().completion,
-                    WcStatus.WR_FLUSH_ERR, 0, why);
+            // a work request whose last octets are being written completes with the write (success or not)
+            if (slot.wc == null && !inFlight.contains(slot.wr)) {
+                slot.wc = WorkCompletion.of(slot.wr.wrId(), qp.qpn, slot.wr.op().completion, WcStatus.WR_FLUSH_ERR, 0,
+                        why);
+            }
         }
         done(null, null);
         responses.clear();
@@ -347,7 +354,8 @@ final class Transmitter {
     // ---- the thread ----
 
     /** FPDUs to write and what to do once they are written. */
-    private record Chunk(byte[] bytes, int length, List<Runnable> after, boolean terminate) {
+    private record Chunk(byte[] bytes, int length, List<Runnable> after, boolean terminate,
+                         List<WorkRequest> written) {
     }
 
     private void run() {
@@ -362,10 +370,11 @@ final class Transmitter {
                     qp.link.write(c.bytes, 0, c.length);
                 } catch (IOException e) {
                     synchronized (qp.lock) {
+                        c.written.forEach(inFlight::remove);
                         if (c.terminate) qp.terminateSent();
-                        else if (qp.state == QueuePair.State.RTS) {
-                            qp.failure = "sending failed: " + e.getMessage();
-                            flush(qp.failure);
+                        else {
+                            if (qp.state == QueuePair.State.RTS) qp.failure = "sending failed: " + e.getMessage();
+                            flush(qp.failure != null ? qp.failure : "sending failed: " + e.getMessage());
                         }
                     }
                     continue;
@@ -410,7 +419,7 @@ final class Transmitter {
             if (config.has(Bug.TERMINATE_BIT_LAYOUT)) sillyBitfield(u, t);
             b.fpdu(u);
         }
-        return new Chunk(b.bytes, b.length, List.of(), true);
+        return new Chunk(b.bytes, b.length, List.of(), true, List.of());
     }
 
     /**
@@ -434,6 +443,7 @@ final class Transmitter {
     private Chunk fill(boolean wire) {
         Buffer b = new Buffer();
         List<Runnable> after = new ArrayList<>();
+        List<WorkRequest> written = new ArrayList<>();
         while (b.length < CHUNK) {
             Job j = wire ? responses.peek() : null;
             boolean response = j != null;
@@ -461,10 +471,10 @@ final class Transmitter {
             }
             if (j.finished()) {
                 (response ? responses : sq).poll();
-                if (j instanceof WrJob w) finished(w.wr, after);
+                if (j instanceof WrJob w) finished(w.wr, after, written);
             }
         }
-        return b.length == 0 && after.isEmpty() ? null : new Chunk(b.bytes, b.length, after, false);
+        return b.length == 0 && after.isEmpty() ? null : new Chunk(b.bytes, b.length, after, false, written);
     }
 
     private void start(Job j) {
@@ -502,10 +512,15 @@ final class Transmitter {
         return m;
     }
 
-    private void finished(WorkRequest wr, List<Runnable> after) {
+    private void finished(WorkRequest wr, List<Runnable> after, List<WorkRequest> written) {
         if (wr.op().outstanding()) return; // completes when its response arrives
-        after.add(() -> done(wr, WorkCompletion.of(wr.wrId(), qp.qpn, wr.op().completion, WcStatus.SUCCESS,
-                wr.length(), null)));
+        // from here to its write the work request is in flight: a flush meanwhile must not fail what goes out
+        inFlight.add(wr);
+        written.add(wr);
+        after.add(() -> {
+            inFlight.remove(wr);
+            done(wr, WorkCompletion.of(wr.wrId(), qp.qpn, wr.op().completion, WcStatus.SUCCESS, wr.length(), null));
+        });
     }
 
     private void localInvalidate(WorkRequest wr, List<Runnable> after) {
