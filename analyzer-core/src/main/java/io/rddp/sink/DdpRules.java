@@ -118,6 +118,14 @@ final class DdpRules {
         for (int i = d.open.size() - 1; i >= 0; i--) {
             OpenMessage o = d.open.get(i);
             if (o.tagged || o.nextOffset != u.mo() || o.qn != u.qn() && o.msn != u.msn()) continue;
+            if (u.qn() >= DirectionState.QUEUES) {
+                // RFC 5041 §7.1 check 1 is made on every non-zero-length segment: an invalid QN is that error first
+                reporter.report(s, d.direction, Check.DDP_QN, frame, "QN " + u.qn() + " (MSN " + u.msn() + ") in the"
+                        + " middle of " + o.describe() + "; RDMAP queues are 0 Send, 1 Read Request, 2 Terminate,"
+                        + " 3 Atomic Response");
+                reporter.expect(s, d.direction, frame, Check.DDP_QN, Expectation.Level.MUST, u, ulpdu, null,
+                        Reporter.accept(ErrorType.DDP_U_INVALID_QN));
+            }
             reporter.report(s, d.direction, Check.DDP_QN_MSN_CHANGED, frame, "segment at MO " + u.mo() + " continues "
                     + o.describe() + " but carries QN " + u.qn() + " MSN " + u.msn(), o.lastFrame);
             // a receiver checking every segment (as siw does) sees an MSN or QN error; RFC 5041 §7.1 does not
@@ -353,6 +361,11 @@ final class DdpRules {
                 reporter.report(s, d.direction, Check.DDP_MO_COVERAGE, frame, "segments of " + m.describe()
                         + " cover " + m.coverage + " of its " + m.maxEnd + " octets: some were never sent",
                         m.firstFrame);
+                // RFC 5041 §5.4: the message cannot be Delivered (not all its segments were Placed); the L segment
+                // went out after all others (§4.1), so the hole stays. §7.1 names no check for it: a receiver may
+                // wait, or report the MO that does not follow what it placed (Invalid MO, §7.2), as siw does
+                reporter.expect(s, d.direction, frame, Check.DDP_MO_COVERAGE, Expectation.Level.MAY, h,
+                        h.headerLength() + len, null, Reporter.accept(ErrorType.DDP_U_INVALID_MO));
             }
         }
         long length = m.tagged ? m.bytes : m.maxEnd;

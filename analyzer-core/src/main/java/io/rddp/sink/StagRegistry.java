@@ -23,6 +23,23 @@ public final class StagRegistry implements StagDirectory {
         return this;
     }
 
+    /**
+     * The owner revoked remote access to {@code stag} (deregistration, local invalidation; RFC 5040 §2.4): every
+     * registration of it that is still valid after {@code frame} ends at {@code frame}.
+     */
+    public StagRegistry revoke(long stag, long frame) {
+        List<StagRegistration> regs = byStag.get(stag);
+        if (regs == null) return this;
+        for (int i = 0; i < regs.size(); i++) {
+            StagRegistration r = regs.get(i);
+            if (r.validUntilFrame() <= frame) continue;
+            long from = Math.min(r.validFromFrame(), frame);
+            regs.set(i, new StagRegistration(r.stag(), r.baseTo(), r.length(), r.access(), r.owner(), r.streams(), from,
+                    frame));
+        }
+        return this;
+    }
+
     public boolean isEmpty() {
         return byStag.isEmpty();
     }

@@ -240,6 +240,9 @@ final class StagRules {
             problem = "is registered only for other streams: " + registry.registrations(stag);
         } else if (r.verdict() == StagDirectory.Verdict.NOT_VALID_AT_FRAME) {
             problem = "is not valid at this frame: " + registry.registrations(stag);
+        } else if (strict && r.verdict() == StagDirectory.Verdict.UNKNOWN) {
+            // RFC 5040 §7.2 item 4: "The Invalidate STag MUST be valid"; strict mode knows every STag there is
+            problem = "is not in the STag registration (strict mode: unknown STags are invalid)";
         }
         if (problem != null) {
             // RFC 5040 §5.3: "issue a Terminate Message with the STag Cannot be Invalidated Terminate Error Code";

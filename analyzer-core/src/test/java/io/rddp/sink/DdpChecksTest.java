@@ -155,6 +155,15 @@ class DdpChecksTest {
     }
 
     @Test
+    void anInvalidQnInsideAMessageOwesInvalidQnFirst() {
+        DdpSegment second = new DdpSegment(UntaggedHeader.of(false, SEND_ULP, 5, 1, 10), data(10));
+        Recorder r = new Wire().started().seg(C2S, send(1, 0, 10, false)).seg(C2S, second).end();
+        assertThat(r.ids()).startsWith("ddp.untagged.qn", "ddp.untagged.qn-msn-changed");
+        assertThat(r.owed.get(0).primary()).isEqualTo(ErrorType.DDP_U_INVALID_QN);
+        assertThat(r.owed.get(0).level()).isEqualTo(OwedTerminate.Level.MUST);
+    }
+
+    @Test
     void qnChangingInsideAMessageIsAnError() {
         DdpSegment second = new DdpSegment(UntaggedHeader.of(true, SEND_ULP, 1, 1, 10), data(10));
         Recorder r = new Wire().started().seg(C2S, send(1, 0, 10, false)).seg(C2S, second).end();
@@ -176,6 +185,20 @@ class DdpChecksTest {
         Recorder r = new Wire().started().seg(C2S, send(1, 0, 10, false)).seg(C2S, send(1, 20, 10, true)).end();
         assertThat(r.ids()).containsExactly("ddp.untagged.mo-order", "ddp.untagged.mo-coverage");
         assertThat(r.violations.get(1).message()).contains("[0, 10), [20, 30)").contains("30 octets");
+    }
+
+    @Test
+    void aHoleMayBeAnsweredWithInvalidMoButOwesNoTerminate() {
+        Recorder r = new Wire().started().seg(C2S, send(1, 0, 10, false)).seg(C2S, send(1, 20, 10, true)).end();
+        assertThat(r.owed).hasSize(1);
+        assertThat(r.owed.get(0).level()).isEqualTo(OwedTerminate.Level.MAY);
+        assertThat(r.owed.get(0).primary()).isEqualTo(ErrorType.DDP_U_INVALID_MO);
+        io.rddp.ddp.DdpSegment last = send(1, 8, 8, true);
+        Recorder answered = new Wire().started().seg(C2S, last).terminate(S2C,
+                io.rddp.rdmap.Terminate.of(1, 2, 4, last.length(), last.header(), null)).end();
+        assertThat(answered.ids()).containsExactly("ddp.untagged.mo-order", "ddp.untagged.mo-coverage");
+        Recorder silent = new Wire().started().seg(C2S, last).close(S2C).end();
+        assertThat(silent.ids()).doesNotContain("rdmap.terminate.missing");
     }
 
     @Test

@@ -194,6 +194,30 @@ class SecurityChecksTest {
     }
 
     @Test
+    void strictModeMakesInvalidatingAnUnknownStagAnError() {
+        Recorder r = new Wire(Wire.registered(0x10), true).started()
+                .send(C2S, RdmapEncoder.sendWithInvalidate(1, data(4), 1000, 0x42))
+                .terminate(S2C, Terminate.of(0, 1, 9)).end();
+        assertThat(r.ids()).containsExactly("rdmap.send-invalidate");
+        assertThat(r.owed).hasSize(1);
+        assertThat(r.owed.get(0).level()).isEqualTo(OwedTerminate.Level.MUST);
+        Recorder lax = new Wire(Wire.registered(0x10), false).started()
+                .send(C2S, RdmapEncoder.sendWithInvalidate(1, data(4), 1000, 0x42)).end();
+        assertThat(lax.violations).isEmpty();
+    }
+
+    @Test
+    void revokedRegistrationsAreNotValidAfterwards() {
+        StagRegistry reg = Wire.registered(0x42);
+        Wire w = new Wire(reg, true).started();
+        w.send(C2S, RdmapEncoder.write(0x42, 0, data(16), 1000));
+        reg.revoke(0x42, w.frame);
+        Recorder r = w.send(C2S, RdmapEncoder.write(0x42, 16, data(16), 1000)).end();
+        assertThat(r.ids()).containsExactly("ddp.tagged.stag", "rdmap.terminate.missing");
+        assertThat(r.violations.get(0).errorType()).isEqualTo(ErrorType.DDP_T_INVALID_STAG);
+    }
+
+    @Test
     void writeToAReadOnlyBufferIsAnAccessViolation() {
         StagRegistry reg = StagRegistry.empty()
                 .add(StagRegistration.of(0x42, 0, 4096, Set.of(StagRegistration.Access.READ)));

@@ -122,7 +122,7 @@ public final class AgentDut implements Dut, ActiveDut {
             conn.sendStartFrame(s.request());
             if (s.manualAccept()) {
                 try {
-                    qp = accept(listener, t, acceptExtra);
+                    qp = accept(listener, t, conn, acceptExtra);
                 } catch (DutException e) {
                     // a rejecting accept fails the connection on purpose; the Reply says what happened
                     if (acceptExtra == null || !acceptExtra.path("reject").asBoolean(false)) throw e;
@@ -131,7 +131,7 @@ public final class AgentDut implements Dut, ActiveDut {
             MpaStartFrame reply = conn.awaitStartFrame(t.connect());
             if (reply != null && !reply.reject()) {
                 conn.fullOperation();
-                if (qp < 0) qp = accept(listener, t);
+                if (qp < 0) qp = accept(listener, t, conn, null);
             }
         } else if (!s.manualAccept()) {
             // the scenario runs the MPA exchange itself; the queue pair is taken from the listener when needed
@@ -152,7 +152,7 @@ public final class AgentDut implements Dut, ActiveDut {
         if (listener != null) {
             int qp;
             try {
-                qp = accept(listener, t);
+                qp = accept(listener, t, s.conn(), null);
             } catch (DutException e) {
                 qp = -1; // the connection failed before it was ready, or never became ready
             }
@@ -278,13 +278,35 @@ public final class AgentDut implements Dut, ActiveDut {
 
     /** The DUT's queue pair for the connection just made (its listener hands connections out in order). */
     int accept(int listener, Timeouts t) throws IOException, DutException {
-        return accept(listener, t, null);
+        return accept(listener, t, null, null);
     }
 
-    private int accept(int listener, Timeouts t, ObjectNode extra) throws IOException, DutException {
-        ObjectNode req = ControlClient.request("accept").put("listener", listener).put("timeout_ms", t.control());
-        if (extra != null) req.setAll(extra);
-        return control.call(req).path("qp").asInt();
+    /**
+     * The DUT's queue pair for {@code conn} (null: the next one), with {@code extra} fields for the accept request
+     * (e.g. reject): connections of earlier scenarios that nobody took and that are no longer operational (a scenario
+     * that ran the MPA exchange itself, then failed) are skipped.
+     */
+    int accept(int listener, Timeouts t, ScriptedConnection conn, ObjectNode extra) throws IOException, DutException {
+        long deadline = System.nanoTime() + t.control() * 1_000_000L;
+        while (true) {
+            long left = Math.max(1, (deadline - System.nanoTime()) / 1_000_000L);
+            ObjectNode req = ControlClient.request("accept").put("listener", listener).put("timeout_ms", left);
+            if (extra != null) req.setAll(extra);
+            try {
+                JsonNode r = control.call(req);
+                // behind NAT (an emulated DUT) the peer port differs: then a live connection is taken as the tester's
+                if (conn == null || r.path("peer").asText("").endsWith(":" + conn.localAddress().getPort())
+                        || "rts".equals(r.path("state").asText())) {
+                    return r.path("qp").asInt();
+                }
+            } catch (DutException e) {
+                if (!"failed".equals(e.code()) || extra != null || System.nanoTime() > deadline) throw e;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new DutException("timeout", "the DUT handed out no connection from the tester's port "
+                        + conn.localAddress().getPort());
+            }
+        }
     }
 
     /** Accepts in the background (a manual accept waits for the Request the scenario is about to send). */

@@ -57,7 +57,19 @@ final class DeclarativeScenario implements Scenario {
             throw new ScenarioFailure("the DUT rejected a valid MPA Request, so the scenario could not reach its"
                     + " fault");
         }
-        for (JsonNode step : spec.path("steps")) step(ctx, s, step);
+        runSteps(ctx, s);
+    }
+
+    /** The scenario's steps on {@code s}, with its extra DUT buffers registered first. */
+    void runSteps(ScenarioContext ctx, Session s) throws Exception {
+        RdmaSteps rdma = new RdmaSteps(ctx, s, spec, st -> step(ctx, s, st));
+        RdmaSteps.CURRENT.set(rdma);
+        try {
+            rdma.prepare();
+            for (JsonNode step : spec.path("steps")) step(ctx, s, step);
+        } finally {
+            RdmaSteps.CURRENT.remove();
+        }
     }
 
     // ------------------------------------------------------------------ setup
@@ -174,7 +186,8 @@ final class DeclarativeScenario implements Scenario {
             }
             case "dut" -> dutOp(ctx, s, a);
             default -> {
-                if (!MpaSteps.step(this, ctx, s, kind, a)) {
+                // check-mem and together exist in both: RdmaSteps' are the fuller ones
+                if (!RdmaSteps.CURRENT.get().step(kind, a) && !MpaSteps.step(this, ctx, s, kind, a)) {
                     throw new IllegalArgumentException("unknown step \"" + kind + "\"");
                 }
             }
@@ -226,13 +239,14 @@ final class DeclarativeScenario implements Scenario {
     private void encode(ScenarioContext ctx, Session s, JsonNode a, ByteArrayOutputStream all, List<Integer> cuts) {
         ScriptedConnection c = s.conn();
         String op = a.path("opcode").asText("send");
-        byte[] data = payload(a);
+        int mulpdu = a.has("mulpdu") ? a.path("mulpdu").asInt() : c.mulpdu(a.path("mss").asInt(1460));
+        byte[] data = a.path("length").isTextual() && !a.has("data") ? RdmaSteps.pattern((int) value(s, a, "length", 0))
+                : payload(a);
         if (ctx.dut() instanceof RpingDut && (op.equals("send") || op.equals("send_se")) && !a.has("data")
                 && data.length == 16) {
             // rping -s reads every 16-octet Send as an advertisement: make it a valid one
             data = RpingDut.advertisement(c, s.buffer() != null ? s.buffer().length() : RpingDut.SIZE);
         }
-        int mulpdu = a.has("mulpdu") ? a.path("mulpdu").asInt() : c.mulpdu(a.path("mss").asInt(1460));
         ByteBuffer d = ByteBuffer.wrap(data);
         RdmapEncoder.Builder b = switch (op) {
             case "send" -> RdmapEncoder.send(msn(c, 0, a), d, mulpdu);
@@ -244,7 +258,8 @@ final class DeclarativeScenario implements Scenario {
             case "read_response" -> RdmapEncoder.readResponse(value(s, a, "stag", dutStag(s)),
                     value(s, a, "to", dutTo(s)), d, mulpdu);
             case "read" -> {
-                long sinkStag = value(s, a, "sink-stag", 0x5EED00);
+                // a Data Sink STag of its own per request, so that the judge holds each response to its own size
+                long sinkStag = value(s, a, "sink-stag", 0x5EED00 | (c.peekMsn(1) & 0xFF));
                 long sinkTo = value(s, a, "sink-to", 0x1000);
                 long size = value(s, a, "size", 64);
                 c.testerStag(sinkStag, sinkTo, Math.max(size, 1), java.util.Set.of(
@@ -252,8 +267,7 @@ final class DeclarativeScenario implements Scenario {
                 yield RdmapEncoder.readRequest(msn(c, 1, a), new ReadRequest(sinkStag, sinkTo, size,
                         value(s, a, "src-stag", dutStag(s)), value(s, a, "src-to", dutTo(s)))).data(d);
             }
-            case "terminate" -> RdmapEncoder.terminate(msn(c, 2, a), Terminate.of(a.path("layer").asInt(0),
-                    a.path("etype").asInt(2), a.path("code").asInt(7))).data(d);
+            case "terminate" -> RdmapEncoder.terminate(msn(c, 2, a), RdmaSteps.CURRENT.get().terminate(a)).data(d);
             case "immediate" -> RdmapEncoder.immediateData(msn(c, 0, a), value(s, a, "imm", 0x1122334455667788L))
                     .data(d);
             case "immediate_se" -> RdmapEncoder.immediateDataWithSe(msn(c, 0, a), value(s, a, "imm", 1)).data(d);
@@ -288,7 +302,7 @@ final class DeclarativeScenario implements Scenario {
             b.to(value(s, a, "to", 0));
         }
         if (a.has("invalidate-stag") && !op.contains("inv")) b.invalidateStag(value(s, a, "invalidate-stag", 0));
-        List<DdpSegment> segs = b.segments();
+        List<DdpSegment> segs = RdmaSteps.CURRENT.get().segments(a, b.segments());
         FpduEncoder.Faults f = faults(a.path("faults"));
         for (DdpSegment seg : segs) {
             ByteBuffer u = seg.toByteBuffer();
@@ -297,7 +311,7 @@ final class DeclarativeScenario implements Scenario {
             all.writeBytes(fpdu);
             cuts.add(all.size());
         }
-        if ((op.equals("write") || op.equals("read_response")) && a.path("placement").asBoolean(true)) {
+        if ((op.equals("write") || op.equals("read_response")) && a.path("expect-placed").asBoolean(true)) {
             placed(ctx, s, value(s, a, "to", dutTo(s)), data.length);
         }
     }
@@ -351,7 +365,7 @@ final class DeclarativeScenario implements Scenario {
         int i = 0;
         while (i < e.length()) {
             int j = i;
-            while (j < e.length() && e.charAt(j) != '+' && (e.charAt(j) != '-' || j == i)) j++;
+            while (j < e.length() && e.charAt(j) != '+' && e.charAt(j) != '^' && (e.charAt(j) != '-' || j == i)) j++;
             String term = e.substring(i, j);
             long t;
             Session.DutBuffer b = s.buffer();
@@ -360,10 +374,15 @@ final class DeclarativeScenario implements Scenario {
                 case "dut.to" -> b == null ? 0 : b.to();
                 case "dut.len" -> b == null ? 0 : b.length();
                 case "dut.end" -> b == null ? 0 : b.to() + b.length();
-                default -> term.startsWith("0x") ? Long.parseUnsignedLong(term.substring(2), 16) : Long.parseLong(term);
+                default -> {
+                    Long named = RdmaSteps.term(term);
+                    if (named == null) named = RdmaSteps.mulpduTerm(term);
+                    yield named != null ? named : term.startsWith("0x") ? Long.parseUnsignedLong(term.substring(2), 16)
+                            : Long.parseLong(term);
+                }
             };
-            total += sign * t;
-            if (j < e.length()) sign = e.charAt(j) == '-' ? -1 : 1;
+            total = sign == 2 ? total ^ t : total + sign * t;
+            if (j < e.length()) sign = e.charAt(j) == '-' ? -1 : e.charAt(j) == '^' ? 2 : 1;
             i = j + 1;
         }
         return total;
@@ -436,7 +455,13 @@ final class DeclarativeScenario implements Scenario {
         if (!req.has("qp") && ctx.qp(s) >= 0) req.put("qp", ctx.qp(s));
         int times = req.has("repeat") ? req.remove("repeat").asInt(1) : 1;
         MpaSteps.substitute(req, s);
-        for (int i = 0; i < times; i++) agent.control().call(req.deepCopy());
+        RdmaSteps rdma = RdmaSteps.CURRENT.get();
+        rdma.resolve(req);
+        for (int i = 0; i < times; i++) {
+            ObjectNode one = req.deepCopy();
+            agent.control().call(one);
+            rdma.afterDutOp(one);
+        }
     }
 
     /** Used by the report for a short description of a step list. */

@@ -90,6 +90,15 @@ public final class ScenarioContext {
         return sessions.isEmpty() ? null : sessions.get(0);
     }
 
+    /**
+     * Makes {@code s}, one of the sessions this scenario opened, the one whose reaction is judged (by default the
+     * first opened), e.g. when a first connection only prepares the fault of a second.
+     */
+    public void judge(Session s) {
+        if (!sessions.remove(s)) throw new IllegalArgumentException("not a session of this scenario");
+        sessions.add(0, s);
+    }
+
     List<Session> sessions() {
         return sessions;
     }

@@ -132,6 +132,25 @@ public final class ScriptedConnection implements Closeable {
         }
     }
 
+    /**
+     * A DUT STag registered in another protection domain than this connection's (RFC 5042 §6.1.1): the judge holds it
+     * "not associated with this stream", so an access to it is owed a Terminate 1/1/2 or 0/1/3.
+     */
+    public void dutStagOtherDomain(long stag, long baseTo, long length,
+                                   java.util.Set<io.rddp.sink.StagRegistration.Access> rights) {
+        synchronized (lock) {
+            dutStags.add(new io.rddp.sink.StagRegistration(stag, baseTo, length, rights, dutSide, java.util.Set.of(-1),
+                    0, Long.MAX_VALUE));
+        }
+    }
+
+    /** The DUT revoked remote access to one of its STags (deregistration, local invalidation): later uses are invalid. */
+    public void revokeDutStag(long stag) {
+        synchronized (lock) {
+            dutStags.revoke(stag, frame);
+        }
+    }
+
     /** The tester's own STags (Data Sinks of its Reads, buffers it advertised), so the DUT's accesses are judged. */
     public void testerStag(long stag, long baseTo, long length,
                            java.util.Set<io.rddp.sink.StagRegistration.Access> rights) {
@@ -307,7 +326,7 @@ public final class ScriptedConnection implements Closeable {
             bytes = held.toByteArray();
             held = null;
         }
-        write(bytes);
+        if (bytes.length > 0) write(bytes);
     }
 
     /** Writes an MPA start frame's octets as given ({@code wire}, e.g. with a key of the scenario's), cut into writes. */
@@ -412,6 +431,11 @@ public final class ScriptedConnection implements Closeable {
     /** The DUT opened the connection (it is the MPA Initiator; the tester listened). */
     public boolean dutActive() {
         return !link.weConnected();
+    }
+
+    /** The tester's end of the TCP connection (the DUT sees it as the peer's address). */
+    public InetSocketAddress localAddress() {
+        return link.local();
     }
 
     public Direction testerDirection() {

@@ -38,7 +38,19 @@ public enum Bug {
     MPA_ORD_OVER_PEER_IRD("As Responder, the Reply's ORD is this side's own, not lowered to the Initiator's IRD (RFC"
             + " 6581 §9.1: the responder MUST set its ORD at most to the initiator IRD)"),
     MPA_NO_STARTUP_TERMINATE("As Initiator, a Reply asking for more IRD than this side has or naming no usable RTR type"
-            + " closes the connection without the Terminate 2/0/6 or 2/0/7 (RFC 6581 §9.1, §9.2: it MUST send a TERM)");
+            + " closes the connection without the Terminate 2/0/6 or 2/0/7 (RFC 6581 §9.1, §9.2: it MUST send a TERM)"),
+    NO_ATOMIC_ALIGNMENT_CHECK("Atomic Requests at addresses that are not 64-bit aligned are carried out (RFC 7306 §8.2:"
+            + " refused with 0/2/7, memory not modified; this RNIC did so until RFC 7306 scenarios came)"),
+    ZERO_LENGTH_STAG_CHECK("Zero-length RDMA Writes have their STag checked and an unknown one refused (RFC 5041 §5.2:"
+            + " the STag and TO of a zero-length tagged message MUST NOT be checked)"),
+    INVALIDATE_UNKNOWN_SILENTLY("A Send with Invalidate of an STag that cannot be invalidated completes without a"
+            + " Terminate (RFC 5040 §5.3; Linux siw 6.1 reports it only in the receive completion)"),
+    SEQUENTIAL_STAGS("STags are handed out from a counter with a constant key (RFC 5040 §8.1.1: STags MUST be"
+            + " difficult to predict)"),
+    DELIVER_WITH_HOLES("An untagged message whose segments leave a hole is delivered anyway (RFC 5041 §5.4: only when"
+            + " all its segments were placed)"),
+    PLACE_UNSOLICITED_READ_RESPONSE("An RDMA Read Response with no Read outstanding is placed into the STag it names,"
+            + " whatever its rights (RFC 5041 §7.1 tagged check 1, RFC 5042 §6.2.1)");
 
     private final String description;
 
@@ -67,6 +79,9 @@ public enum Bug {
             case NO_ACCESS_CHECK -> Set.of(Check.SECURITY_ACCESS);
             case STAG_AFTER_INVALIDATE -> Set.of(Check.SECURITY_STAG_INVALIDATED);
             case NO_IRD_CHECK -> Set.of(Check.RDMAP_OUTSTANDING);
+            case INVALIDATE_UNKNOWN_SILENTLY -> Set.of(Check.RDMAP_INVALIDATE);
+            case DELIVER_WITH_HOLES -> Set.of(Check.DDP_MO_COVERAGE);
+            case PLACE_UNSOLICITED_READ_RESPONSE -> Set.of(Check.SECURITY_UNSOLICITED_READ_RESPONSE);
             default -> Set.of();
         };
     }

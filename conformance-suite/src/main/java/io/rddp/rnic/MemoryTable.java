@@ -28,10 +28,13 @@ public final class MemoryTable {
     private final Map<Integer, MemoryRegion> byId = new HashMap<>();
     private long memory;
     private int nextId = 1;
+    private final boolean sequential;
+    private int nextIndex = 1;
 
-    MemoryTable(RnicConfig.Limits limits, boolean zeroBasedTo) {
+    MemoryTable(RnicConfig.Limits limits, boolean zeroBasedTo, boolean sequential) {
         this.limits = limits;
         this.zeroBasedTo = zeroBasedTo;
+        this.sequential = sequential;
     }
 
     /** Registers {@code length} octets with {@code access} in {@code pd}. */
@@ -48,9 +51,9 @@ public final class MemoryTable {
         }
         int index;
         do {
-            index = random.nextInt(INDEX_SPACE);
+            index = sequential ? nextIndex++ & (INDEX_SPACE - 1) : random.nextInt(INDEX_SPACE);
         } while (index == 0 || byIndex.containsKey(index)); // index 0 stays unused: STag 0 is the RTR Write's
-        int key = random.nextInt(256);
+        int key = sequential ? 0x42 : random.nextInt(256); // Bug.SEQUENTIAL_STAGS: a counter and a constant key
         long stag = ((long) index << 8) | key;
         // a page-aligned address in the lower half of a 47-bit user space, as a verbs application would register
         long baseTo = zeroBasedTo ? 0 : (0x5000_0000_0000L | ((random.nextLong() & 0x0FFF_FFFF_FFFFL) & ~0xFFFL));

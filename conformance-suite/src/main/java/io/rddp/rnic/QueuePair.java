@@ -716,12 +716,24 @@ public final class QueuePair {
         }
         switch (op) {
             case RDMA_WRITE -> {
-                if (seg.payloadLength() == 0) return;
+                if (seg.payloadLength() == 0) {
+                    if (config.has(Bug.ZERO_LENGTH_STAG_CHECK) && h.last()
+                            && rnic.memory().lookup(((TaggedHeader) h).stag()) == null) {
+                        terminate(ErrorType.DDP_T_INVALID_STAG, h, seg.length(), null, "zero-length Write to an"
+                                + " unknown STag (bug knob zero-length-stag-check)");
+                    }
+                    return;
+                }
                 TaggedHeader t = (TaggedHeader) h;
                 MemoryRegion r = rnic.memory().lookup(t.stag());
                 if (r != null) r.place(t.to(), seg.payload());
             }
-            case RDMA_READ_RESPONSE -> tx.onReadResponse((TaggedHeader) h, seg.payload());
+            case RDMA_READ_RESPONSE -> {
+                if (!tx.onReadResponse((TaggedHeader) h, seg.payload()) && config.has(Bug.PLACE_UNSOLICITED_READ_RESPONSE)) {
+                    MemoryRegion r = rnic.memory().lookup(((TaggedHeader) h).stag());
+                    if (r != null) r.place(((TaggedHeader) h).to(), seg.payload());
+                }
+            }
             case SEND, SEND_WITH_SE, SEND_WITH_INVALIDATE, SEND_WITH_SE_AND_INVALIDATE, IMMEDIATE_DATA,
                     IMMEDIATE_DATA_WITH_SE -> receive((UntaggedHeader) h, seg, pdu, op);
             case RDMA_READ_REQUEST -> {
@@ -732,6 +744,16 @@ public final class QueuePair {
             case ATOMIC_REQUEST -> {
                 if (h.offset() != 0 || !(pdu.body() instanceof AtomicRequest ar)) return;
                 MemoryRegion target = rnic.memory().lookup(ar.remoteStag());
+                if (target != null && ((ar.remoteTo() - target.baseTo()) & 7) != 0
+                        && !config.has(Bug.NO_ATOMIC_ALIGNMENT_CHECK)) {
+                    // RFC 7306 §8.2: the RDMAP layer MUST validate that the Tagged Offset references a 64-bit aligned
+                    // address (the region's first octet is: its base TO is a page address, or 0 when zero-based),
+                    // and else Terminate Remote Operation Error, Catastrophic error localized to the RDMAP Stream;
+                    // §5.1.1/§5.1.2: the operation is not performed and memory is not modified
+                    terminate(ErrorType.RDMA_CATASTROPHIC_STREAM, h, seg.length(), null, "Atomic Request at TO 0x"
+                            + Long.toHexString(ar.remoteTo()) + ", not a 64-bit aligned address (RFC 7306 §8.2)");
+                    return;
+                }
                 long original = target == null ? 0 : target.atomic(ar.remoteTo(),
                         ar.atomicOpcode() == AtomicRequest.CMP_SWAP, ar.addOrSwapData(), ar.addOrSwapMask(),
                         ar.compareData(), ar.compareMask());

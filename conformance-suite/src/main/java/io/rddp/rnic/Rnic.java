@@ -39,7 +39,7 @@ public final class Rnic implements Closeable {
     public Rnic(RnicConfig config, Recorder recorder) {
         this.config = config;
         this.recorder = recorder;
-        this.memory = new MemoryTable(config.limits(), config.zeroBasedTo());
+        this.memory = new MemoryTable(config.limits(), config.zeroBasedTo(), config.has(Bug.SEQUENTIAL_STAGS));
         this.completions = new CompletionQueue(config.limits().maxQp()
                 * (config.limits().maxSendWr() + config.limits().maxRecvWr()));
     }
@@ -175,7 +175,18 @@ public final class Rnic implements Closeable {
 
     /** A new queue pair on {@code link}, or null (and the link closed) at the queue pair cap. */
     QueuePair newQp(ProtectionDomain pd, Link link, RnicListener listener, RnicConfig effective) {
+        // at the cap, a queue pair whose connection is gone makes room (its completions stay with the CQ); state()
+        // takes the queue pair's lock, so it is read outside this map's (closed() takes them the other way round)
+        java.util.List<QueuePair> all;
         synchronized (qps) {
+            all = qps.size() >= config.limits().maxQp() ? new java.util.ArrayList<>(qps.values()) : java.util.List.of();
+        }
+        QueuePair gone = null;
+        for (QueuePair q : all) {
+            if (q.state() == QueuePair.State.CLOSED && (gone == null || q.qpn() < gone.qpn())) gone = q;
+        }
+        synchronized (qps) {
+            if (gone != null && qps.size() >= config.limits().maxQp()) qps.remove(gone.qpn(), gone);
             if (qps.size() >= config.limits().maxQp()) {
                 event(new AsyncEvent(AsyncEvent.Type.RESOURCE_LIMIT, -1, null, "connection from " + link.remote()
                         + " refused: queue pair cap of " + config.limits().maxQp() + " reached"));
@@ -227,7 +238,7 @@ public final class Rnic implements Closeable {
     public void reset(Set<Integer> keepListeners) {
         for (RnicListener l : listeners()) {
             if (!keepListeners.contains(l.id())) closeListener(l);
-            else l.forgetReady(); // its queue pairs are destroyed below: an accept must not hand one out
+            else l.forgetPending(); // its queued connections are destroyed below: none may be handed out later
         }
         for (QueuePair qp : qps()) destroy(qp);
         for (MemoryRegion r : memory.regions()) memory.deregister(r);

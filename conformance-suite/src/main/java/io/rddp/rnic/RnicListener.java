@@ -102,8 +102,11 @@ public final class RnicListener implements Closeable {
         }
     }
 
-    /** Drops the connections waiting to be handed out (a reset destroys them). */
-    void forgetReady() {
+    /**
+     * Forgets the connections waiting to be handed out (a reset of the DUT control protocol destroys them): the next
+     * {@link #accept} returns a connection that arrives after this call.
+     */
+    void forgetPending() {
         ready.clear();
     }
 

@@ -282,18 +282,22 @@ final class Transmitter {
         qp.lock.notifyAll();
     }
 
-    /** An RDMA Read Response segment the model accepted: placed into the oldest outstanding Read's Data Sink. */
-    void onReadResponse(TaggedHeader h, ByteBuffer payload) {
+    /**
+     * An RDMA Read Response segment the model accepted: placed into the oldest outstanding Read's Data Sink. False when
+     * no Read is outstanding to take it.
+     */
+    boolean onReadResponse(TaggedHeader h, ByteBuffer payload) {
         Outstanding o = outstanding.peek();
-        if (o == null || (!o.rtr && o.wr.op() != WorkRequest.Op.READ)) return;
+        if (o == null || (!o.rtr && o.wr.op() != WorkRequest.Op.READ)) return false;
         if (!o.rtr && payload.hasRemaining()) {
             o.placed[0] += o.wr.local().place(h.to(), payload);
         }
-        if (!h.last()) return;
+        if (!h.last()) return true;
         outstanding.poll();
         if (!o.rtr) done(o.wr, WorkCompletion.of(o.wr.wrId(), qp.qpn, WcOpcode.READ, WcStatus.SUCCESS,
                 o.wr.length(), null));
         qp.lock.notifyAll();
+        return true;
     }
 
     /** An Atomic Response the model accepted (RFC 7306 §5.2.2): the original value into the result buffer. */

@@ -18,6 +18,8 @@ import java.util.stream.Collectors;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The whole suite against the emulated RNIC over loopback, in both passive profiles. */
+// whole suites, not unit tests: the 10 s default of the fuzz-regression execution (which -Dtest also runs) is too short
+@org.junit.jupiter.api.Timeout(value = 5, unit = java.util.concurrent.TimeUnit.MINUTES)
 class PeerSuiteTest {
 
     static List<Result> runAgent(RnicConfig config) throws Exception {

@@ -12,6 +12,8 @@ import java.util.stream.Collectors;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The suite has teeth: every bug knob of the emulated RNIC makes at least one scenario fail. */
+// whole suites, not unit tests: the 10 s default of the fuzz-regression execution (which -Dtest also runs) is too short
+@org.junit.jupiter.api.Timeout(value = 5, unit = java.util.concurrent.TimeUnit.MINUTES)
 class SuiteTeethTest {
 
     @ParameterizedTest
