@@ -13,6 +13,59 @@ start_rping() {
   labcmd spawn rping -- "while :; do rping -s -a $GUEST_IP -p 7777 $*; sleep 0.2; done"
 }
 
+# The first line of a guest kernel Oops, or nothing. siw 6.1 has NULL dereferences reachable from the wire (see the
+# README's compatibility matrix); after one, the CM workqueue is dead and only a reboot brings iWARP back.
+guest_oops() {
+  labcmd exec --timeout 20 -- sh -c 'dmesg | grep -m1 -E "BUG: |Oops|general protection fault|Kernel panic"' \
+    2>/dev/null | head -n 1 || true   # no Oops (grep found nothing) is the usual case
+}
+
+# Keeps the guest's kernel log of an Oops in $STATE/oops/ and reboots the guest; prints where the log is.
+reboot_after_oops() {
+  local f
+  mkdir -p "$STATE/oops"
+  f="$STATE/oops/$(date +%Y%m%dT%H%M%S).log"
+  labcmd exec --timeout 20 -- dmesg > "$f" 2>&1 || true
+  lab_down >/dev/null 2>&1 || true
+  lab_up >/dev/null 2>&1 || die "the guest did not come back after a kernel Oops (log: $f)"
+  echo "$f"
+}
+
+# start_dut PROFILE: the DUT side of a profile, from scratch.
+start_dut() {
+  labcmd stop agent >/dev/null 2>&1 || true
+  labcmd stop rping >/dev/null 2>&1 || true
+  labcmd stop rping-client >/dev/null 2>&1 || true
+  case "$1" in
+    rping) start_rping >/dev/null; sleep 2 ;;
+    rping-client)
+      # siw's rping -c connects over and over to the tester listening on the host (through the guestfwd)
+      labcmd spawn rping-client -- "while :; do rping -c -a $HOST_FROM_GUEST -p 7174 -C 1; sleep 0.5; done" \
+        >/dev/null ;;
+    agent) push_agent; start_agent agent 7175 --listen 7777 >/dev/null ;;
+  esac
+}
+
+# lab revive PROFILE: `rddp conform --on-dead`. Brings the DUT back after it stopped answering: a guest whose kernel
+# oopsed, or that does not answer at all, is rebooted; then the profile's DUT side starts again. Prints one line,
+# which the conformance report keeps with the scenario.
+lab_revive() {
+  local profile=${1:?usage: lab revive agent|rping|rping-client} oops what="" log
+  if ! labcmd ping >/dev/null 2>&1; then
+    lab_down >/dev/null 2>&1 || true
+    lab_up >/dev/null 2>&1 || die "the guest did not answer and did not come back after a reboot"
+    what="the guest did not answer: rebooted it; "
+  else
+    oops=$(guest_oops)
+    if [ -n "$oops" ]; then
+      log=$(reboot_after_oops)
+      what="the guest kernel had crashed (${oops#*] }; kernel log $log): rebooted it; "
+    fi
+  fi
+  start_dut "$profile"
+  echo "${what}restarted the $profile DUT"
+}
+
 # conform_profile PROFILE REPORT_DIR BASELINE_MODE [ARGS...]: BASELINE_MODE is check, write or none
 conform_profile() {
   local profile=$1 report=$2 mode=$3; shift 3
@@ -23,23 +76,39 @@ conform_profile() {
   esac
   case "$profile" in
     rping)
-      labcmd stop agent >/dev/null 2>&1 || true
-      labcmd stop rping >/dev/null 2>&1 || true
-      start_rping >/dev/null
-      sleep 2
+      start_dut rping
       # rping -s sometimes stops answering MPA after a fault (see lab README): the suite restarts the loop
       "$RDDP" conform --profile rping --target "127.0.0.1:$IWARP_PORT" --caps crc --restart-ms "$RPING_RESTART_MS" \
         --timeout-scale "$CONFORM_SCALE" --report "$report" \
-        --on-dead "'$LAB_DIR/lab' rping stop; '$LAB_DIR/lab' rping start && sleep 2" "${args[@]}" "$@" ;;
+        --on-dead "'$LAB_DIR/lab' revive rping" "${args[@]}" "$@" ;;
     agent)
+      start_dut agent
+      # DUT-active scenarios: siw connects to 10.0.2.100:7174, which the guestfwd carries to the tester on the host
+      "$RDDP" conform --profile agent --control "127.0.0.1:$AGENT_PORT" --target "127.0.0.1:$IWARP_PORT" \
+        --dut-port 7777 --tester-listen 127.0.0.1:7174 --tester-address "$HOST_FROM_GUEST:7174" \
+        --timeout-scale "$CONFORM_SCALE" --report "$report" \
+        --on-dead "'$LAB_DIR/lab' revive agent" "${args[@]}" "$@" ;;
+    rping-client)
+      # siw's rping -c may only start once the tester listens: siw 6.1 oopses when a connection it initiated is
+      # closed before the MPA Reply (see the README), which is what a refused forward looks like from the guest
       labcmd stop rping >/dev/null 2>&1 || true
       labcmd stop agent >/dev/null 2>&1 || true
-      push_agent
-      start_agent agent 7175 --listen 7777 >/dev/null
-      "$RDDP" conform --profile agent --control "127.0.0.1:$AGENT_PORT" --target "127.0.0.1:$IWARP_PORT" \
-        --dut-port 7777 --timeout-scale "$CONFORM_SCALE" --report "$report" \
-        --on-dead "'$LAB_DIR/lab' agent stop; '$LAB_DIR/lab' agent start -- --listen 7777" "${args[@]}" "$@" ;;
-    *) die "conform: --profile is agent or rping, not '$profile'" 2 ;;
+      "$RDDP" conform --profile rping-client --tester-listen 127.0.0.1:7174 --caps crc \
+        --timeout-scale "$CONFORM_SCALE" --report "$report" \
+        --on-dead "'$LAB_DIR/lab' revive rping-client" \
+        "${args[@]}" "$@" &
+      local pid=$! i rc
+      for i in $(seq 1 120); do
+        ss -Hltn "sport = :7174" 2>/dev/null | grep -q . && break
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.25
+      done
+      kill -0 "$pid" 2>/dev/null && start_dut rping-client
+      wait "$pid"
+      rc=$?
+      labcmd stop rping-client >/dev/null 2>&1 || true
+      return $rc ;;
+    *) die "conform: --profile is agent, rping or rping-client, not '$profile'" 2 ;;
   esac
 }
 
@@ -61,14 +130,19 @@ lab_conform() {
       --no-baseline) mode=none; shift ;;
       --publish-captures) publish=yes; shift ;;
       --) shift; extra=("$@"); break ;;
-      *) die "usage: lab conform [--profile agent|rping]... [--report DIR] [--write-baseline|--no-baseline] [--publish-captures] [-- rddp conform args]" 2 ;;
+      *) die "usage: lab conform [--profile agent|rping|rping-client]... [--report DIR] [--write-baseline|--no-baseline] [--publish-captures] [-- rddp conform args]" 2 ;;
     esac
   done
-  [ ${#profiles[@]} -gt 0 ] || profiles=(rping agent)
+  [ ${#profiles[@]} -gt 0 ] || profiles=(rping rping-client agent)
   need_up
   local rc=0 worst=0
   for p in "${profiles[@]}"; do
     say "conform: profile $p, report in $report/$p"
+    local oops
+    oops=$(guest_oops)
+    if [ -n "$oops" ]; then
+      say "the guest kernel crashed before this profile (${oops#*] }): rebooting it (log: $(reboot_after_oops))"
+    fi
     set +e
     conform_profile "$p" "$report/$p" "$mode" "${extra[@]}"
     rc=$?
@@ -79,6 +153,13 @@ lab_conform() {
   done
   labcmd stop agent >/dev/null 2>&1 || true
   labcmd stop rping >/dev/null 2>&1 || true
+  labcmd stop rping-client >/dev/null 2>&1 || true
+  local oops
+  oops=$(guest_oops)
+  if [ -n "$oops" ]; then
+    # e.g. siw's rping -c connected while the tester closed its listener at the end of the rping-client profile
+    say "the guest kernel crashed during the run (${oops#*] }): rebooting it (log: $(reboot_after_oops))"
+  fi
   return $worst
 }
 

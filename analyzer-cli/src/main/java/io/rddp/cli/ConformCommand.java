@@ -217,17 +217,34 @@ final class ConformCommand implements Callable<Integer> {
         return gate(results, base, out);
     }
 
-    /** Runs the --on-dead command, at most 120 s; true when it exited 0. */
-    private static boolean restart(String command, PrintWriter out) throws IOException, InterruptedException {
+    /**
+     * Runs the --on-dead command (at most 300 s: it may reboot a VM) and returns the last line it printed, which the
+     * report keeps; a non-zero exit is an error with that line.
+     */
+    private static String restart(String command, PrintWriter out) throws IOException, InterruptedException {
         out.println("rddp conform: the DUT stopped answering; running: " + command);
         out.flush();
-        Process p = new ProcessBuilder("sh", "-c", command).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-        if (!p.waitFor(120, java.util.concurrent.TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            return false;
+        java.nio.file.Path log = java.nio.file.Files.createTempFile("rddp-on-dead", ".log");
+        try {
+            Process p = new ProcessBuilder("sh", "-c", command).redirectErrorStream(true)
+                    .redirectOutput(log.toFile()).start();
+            if (!p.waitFor(300, java.util.concurrent.TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                throw new IOException("--on-dead did not finish within 300 s");
+            }
+            String last = "";
+            for (String line : java.nio.file.Files.readAllLines(log, java.nio.charset.StandardCharsets.UTF_8)) {
+                if (!line.isBlank()) last = line.strip();
+            }
+            if (last.length() > 300) last = last.substring(0, 300) + "…";
+            out.println("rddp conform: --on-dead: " + (last.isEmpty() ? "exit " + p.exitValue() : last));
+            out.flush();
+            if (p.exitValue() != 0) throw new IOException("--on-dead exited " + p.exitValue()
+                    + (last.isEmpty() ? "" : ": " + last));
+            return last;
+        } finally {
+            java.nio.file.Files.deleteIfExists(log);
         }
-        return p.exitValue() == 0;
     }
 
     private int gate(List<Result> results, Baseline base, PrintWriter out) {

@@ -26,12 +26,12 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class AgentDut implements Dut, ActiveDut {
 
-    private final ControlClient control;
+    private ControlClient control;
     private final InetSocketAddress target;
     private final int dutPort;
     private final Set<String> caps = new HashSet<>();
-    private final String description;
-    private final boolean bigEndianAtomics;
+    private String description;
+    private boolean bigEndianAtomics;
     /** DUT-active sessions: where the tester listens, and the address the DUT is told to connect to */
     private InetSocketAddress testerBind = new InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0);
     private InetSocketAddress testerAdvertised;
@@ -52,6 +52,12 @@ public final class AgentDut implements Dut, ActiveDut {
         this.control = control;
         this.target = target;
         this.dutPort = dutPort;
+        hello();
+    }
+
+    /** The control protocol's hello: the DUT's capabilities and description. */
+    private void hello() throws IOException, DutException {
+        caps.clear();
         JsonNode hello = control.call(ControlClient.request("hello").put("version", 1).put("client", "rddp conform"));
         JsonNode c = hello.path("caps");
         caps.add("control");
@@ -74,6 +80,18 @@ public final class AgentDut implements Dut, ActiveDut {
     @Override
     public String profile() {
         return "agent";
+    }
+
+    /** A restarted agent: a new control channel to the same address, and hello again. */
+    @Override
+    public void revived() throws IOException, DutException {
+        ControlClient old = control;
+        old.close();
+        connecting.clear();
+        lateAccept.clear();
+        acceptedLate.clear();
+        control = ControlClient.connect(old.address(), 5000);
+        hello();
     }
 
     @Override

@@ -37,6 +37,13 @@ public interface Dut extends Closeable {
      */
     String placement(Session s, List<long[]> allowed) throws Exception;
 
+    /**
+     * The DUT was restarted (its daemon, or its host rebooted) after it stopped answering: reconnect whatever the
+     * profile keeps open to it, e.g. the control channel.
+     */
+    default void revived() throws Exception {
+    }
+
     /** Undoes what a scenario set up on the DUT. */
     void reset() throws Exception;
 

@@ -87,11 +87,14 @@ public final class RpingClientDut implements Dut, ActiveDut {
         return new Session(conn, null, -1, 2);
     }
 
-    /** rping -c has no control channel: its first FPDU (the advertisement) shows its connect succeeded. */
+    /**
+     * rping -c has no control channel: its first FPDU (the advertisement) shows its connect succeeded; a Terminate
+     * instead (e.g. after a bad Reply) shows it failed.
+     */
     @Override
     public int activeQp(Session s, long timeoutMs) throws Exception {
         ScriptedConnection c = s.conn();
-        c.await(x -> fpdus(x) > 0 || x.peerClose() != Link.PeerClose.OPEN, timeoutMs);
+        c.await(x -> fpdus(x) > 0 || terminated(x) || x.peerClose() != Link.PeerClose.OPEN, timeoutMs);
         return fpdus(c) > 0 ? 0 : -1;
     }
 
@@ -99,13 +102,26 @@ public final class RpingClientDut implements Dut, ActiveDut {
     public String connectOutcome(Session s) {
         ScriptedConnection c = s.conn();
         if (fpdus(c) > 0) return "established (rping -c sent its first FPDU)";
+        if (terminated(c)) return "failed (rping -c sent a Terminate)";
         return c.peerClose() != Link.PeerClose.OPEN ? "failed (rping -c closed)" : "pending";
     }
 
+    /** FPDUs of the DUT other than Terminates. */
     private static int fpdus(ScriptedConnection c) {
         int n = 0;
-        for (ScriptedConnection.DutPdu p : c.dutPdus()) if (p.start() == null) n++;
+        for (ScriptedConnection.DutPdu p : c.dutPdus()) {
+            if (p.start() == null && !isTerminate(p)) n++;
+        }
         return n;
+    }
+
+    private static boolean terminated(ScriptedConnection c) {
+        for (ScriptedConnection.DutPdu p : c.dutPdus()) if (isTerminate(p)) return true;
+        return false;
+    }
+
+    private static boolean isTerminate(ScriptedConnection.DutPdu p) {
+        return p.rdmap() != null && p.rdmap().opcode() == Opcode.TERMINATE;
     }
 
     /**

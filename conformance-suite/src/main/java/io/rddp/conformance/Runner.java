@@ -46,10 +46,13 @@ public final class Runner {
     private final Consumer<Result> progress;
     private Restart restart;
 
-    /** Brings a hung DUT back (e.g. restarts its daemon or reboots its host); true when that worked. */
+    /**
+     * Brings a hung DUT back (e.g. restarts its daemon or reboots its host): returns what it did, in a few words for
+     * the report (e.g. "the guest kernel had oopsed: rebooted it"), or throws saying why it could not.
+     */
     @FunctionalInterface
     public interface Restart {
-        boolean restart() throws Exception;
+        String restart() throws Exception;
     }
 
     /**
@@ -113,7 +116,7 @@ public final class Runner {
                 String how = restartDut();
                 for (Session s : ctx.sessions()) s.close();
                 ctx = new ScenarioContext(dut, timeouts, recorder, info);
-                ctx.note("the DUT answered no MPA Request at the start; " + how + "; the scenario ran again");
+                ctx.note("the DUT did not answer at the start; " + how + "; the scenario ran again");
                 r = execute(scenario, ctx, start);
             }
             if (r.notes().stream().anyMatch(n -> n.startsWith("liveness check:")) && restart != null) {
@@ -145,14 +148,27 @@ public final class Runner {
 
     private static final String SILENT = "the DUT was silent: ";
 
+    private static io.rddp.dut.ControlChannelException controlChannel(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof io.rddp.dut.ControlChannelException c) return c;
+        }
+        return null;
+    }
+
     private String restartDut() {
+        String what;
         try {
-            boolean ok = restart.restart();
-            String live = ok ? dut.liveness(null, timeouts) : "the restart command failed";
-            return live == null ? "it was restarted and is live again" : "it was restarted but is still not live ("
-                    + live + ")";
+            what = restart.restart();
         } catch (Exception e) {
             return "restarting it failed: " + e.getMessage();
+        }
+        String done = "it was restarted" + (what == null || what.isBlank() ? "" : " (" + what + ")");
+        try {
+            dut.revived();
+            String live = dut.liveness(null, timeouts);
+            return live == null ? done + " and is live again" : done + " but is still not live (" + live + ")";
+        } catch (Exception e) {
+            return done + " but is still not live (" + e.getMessage() + ")";
         }
     }
 
@@ -173,6 +189,12 @@ public final class Runner {
             Thread.currentThread().interrupt();
             return error(info, ctx, "interrupted");
         } catch (Exception e) {
+            if (controlChannel(e) != null) {
+                // the agent died or hangs: the DUT stopped answering, not a suite error
+                String why = "the DUT's control channel failed: " + controlChannel(e).getMessage();
+                if (restart != null) return error(info, ctx, SILENT + why);
+                return error(info, ctx, why);
+            }
             // the tester could not carry out its own steps: a suite error, unless the DUT simply went away
             Session p = ctx.primary();
             if (!(e instanceof IOException) || p == null || p.conn().peerClose() == Link.PeerClose.OPEN) {

@@ -28,11 +28,13 @@ public final class ControlClient implements Closeable {
     private final BufferedReader in;
     private final OutputStream out;
     private final String where;
+    private final InetSocketAddress address;
     private int nextId = 1;
 
-    private ControlClient(Socket socket, String where) throws IOException {
+    private ControlClient(Socket socket, InetSocketAddress address) throws IOException {
         this.socket = socket;
-        this.where = where;
+        this.address = address;
+        this.where = address.getHostString() + ":" + address.getPort();
         this.in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
         this.out = socket.getOutputStream();
     }
@@ -42,12 +44,17 @@ public final class ControlClient implements Closeable {
         try {
             s.connect(address, timeoutMs);
             s.setTcpNoDelay(true);
-            return new ControlClient(s, address.getHostString() + ":" + address.getPort());
+            return new ControlClient(s, address);
         } catch (IOException e) {
             s.close();
             throw new IOException("cannot reach the DUT control channel at " + address.getHostString() + ":"
                     + address.getPort() + ": " + e.getMessage(), e);
         }
+    }
+
+    /** Where this channel is connected: a restarted DUT is reached again there. */
+    public InetSocketAddress address() {
+        return address;
     }
 
     /** A request object for {@code op}, to add fields to. */
@@ -67,18 +74,21 @@ public final class ControlClient implements Closeable {
         int id = nextId++;
         req.put("id", id);
         String op = req.path("op").asText();
-        socket.setSoTimeout(req.path("timeout_ms").asInt(0) + MARGIN_MS);
-        out.write((JSON.writeValueAsString(req) + "\n").getBytes(StandardCharsets.UTF_8));
-        out.flush();
         String line;
         try {
+            socket.setSoTimeout(req.path("timeout_ms").asInt(0) + MARGIN_MS);
+            out.write((JSON.writeValueAsString(req) + "\n").getBytes(StandardCharsets.UTF_8));
+            out.flush();
             line = in.readLine();
         } catch (SocketTimeoutException e) {
-            throw new IOException("the DUT at " + where + " did not answer \"" + op + "\" within "
-                    + socket.getSoTimeout() / 1000 + " s");
+            throw new ControlChannelException("the DUT at " + where + " did not answer \"" + op + "\" within "
+                    + (req.path("timeout_ms").asInt(0) + MARGIN_MS) / 1000 + " s", e);
+        } catch (IOException e) {
+            throw new ControlChannelException("the control channel to the DUT at " + where + " broke during \"" + op
+                    + "\": " + e.getMessage(), e);
         }
-        if (line == null) throw new IOException("the DUT at " + where + " closed the control channel during \""
-                + op + "\"");
+        if (line == null) throw new ControlChannelException("the DUT at " + where
+                + " closed the control channel during \"" + op + "\"", null);
         JsonNode resp = JSON.readTree(line);
         if (resp.path("id").asInt(-1) != id) {
             throw new IOException("the DUT answered request " + resp.path("id") + " while " + id + " (" + op

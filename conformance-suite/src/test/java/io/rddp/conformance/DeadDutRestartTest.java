@@ -128,12 +128,12 @@ class DeadDutRestartTest {
                     .onDead(() -> {
                         restarts.incrementAndGet();
                         gate.hung = false;
-                        return true;
+                        return "reopened the relay";
                     });
             List<Result> rs = runner.run(pick("positive.crc-both-ways", "mpa.framing.bad-crc"));
             assertThat(restarts).hasValue(1);
             assertThat(rs.get(1).verdict()).as(PeerSuiteTest.table(rs)).isEqualTo(Result.Verdict.PASS);
-            assertThat(rs.get(1).notes()).anyMatch(n -> n.contains("was restarted and is live again")
+            assertThat(rs.get(1).notes()).anyMatch(n -> n.contains("was restarted (reopened the relay) and is live again")
                     && n.contains("the scenario ran again"));
         });
     }
@@ -153,10 +153,41 @@ class DeadDutRestartTest {
     void aRestartThatDoesNotHelpLeavesTheScenarioInError() throws Exception {
         withHangingRping((gate, dut) -> {
             gate.hung = true;
-            Result r = new Runner(dut, Timeouts.defaults().scaled(0.3), null, x -> { }).onDead(() -> false)
+            Result r = new Runner(dut, Timeouts.defaults().scaled(0.3), null, x -> { }).onDead(() -> {
+                throw new java.io.IOException("the restart command failed");
+            })
                     .run(pick("mpa.framing.bad-crc").get(0));
             assertThat(r.verdict()).isEqualTo(Result.Verdict.ERROR);
-            assertThat(r.notes()).anyMatch(n -> n.contains("the restart command failed"));
+            assertThat(r.notes()).anyMatch(n -> n.contains("restarting it failed: the restart command failed"));
         });
+    }
+
+    @Test
+    void aRestartedAgentIsReachedThroughANewControlChannel() throws Exception {
+        try (Rnic rnic = new Rnic(RnicConfig.defaults(), null)) {
+            RnicListener l = rnic.listen(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), false,
+                    io.rddp.rnic.ConnectionSettings.defaults(rnic));
+            io.rddp.dut.ControlServer first = new io.rddp.dut.ControlServer(
+                    new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+                    () -> new io.rddp.rnic.RnicControl(rnic, "test"));
+            InetSocketAddress at = first.address();
+            io.rddp.dut.ControlServer[] second = new io.rddp.dut.ControlServer[1];
+            AgentDut dut = new AgentDut(io.rddp.dut.ControlClient.connect(at, 2000),
+                    new InetSocketAddress(InetAddress.getLoopbackAddress(), l.port()), l.port());
+            try (dut) {
+                first.close(); // the agent died: its control channel is gone
+                Result r = new Runner(dut, Timeouts.defaults(), null, x -> { }).onDead(() -> {
+                    second[0] = new io.rddp.dut.ControlServer(at, () -> new io.rddp.rnic.RnicControl(rnic, "test"));
+                    return "started the agent again";
+                }).run(pick("mpa.framing.bad-crc").get(0));
+                assertThat(second[0]).as("the restart hook ran").isNotNull();
+                assertThat(r.notes()).anyMatch(n -> n.contains("started the agent again") && n.contains("live again"));
+                Result after = new Runner(dut, Timeouts.defaults(), null, x -> { })
+                        .run(pick("positive.send-read-back").get(0));
+                assertThat(after.verdict()).as(after.notes().toString()).isEqualTo(Result.Verdict.PASS);
+            } finally {
+                if (second[0] != null) second[0].close();
+            }
+        }
     }
 }
