@@ -2,9 +2,10 @@
 """Golden analyses of the per-scenario recordings of a `rddp conform` report (lab conform --publish-captures).
 
 For every pcaps/<id>.pcapng of the report: copies it to DEST and writes DEST/<id>.expected with every warning and
-error `rddp analyze` finds, one per line as "severity check-id frame direction" (c>s: the tester, s>c: siw), under a
-header naming the scenario, its verdict and what siw did. The analyzer test over pcaps/siw-conform checks the files
-stay exactly so.
+error `rddp analyze` finds, one per line as "severity check-id frame direction" (c>s: client to server), under a
+header naming the scenario, its verdict, what siw did and which side the tester was (the client, unless siw opened the
+connection: DUT-active scenarios, where the tester listens on port 7174). The analyzer test over pcaps/siw-conform
+checks the files stay exactly so.
 """
 import json
 import os
@@ -30,10 +31,14 @@ for name in sorted(os.listdir(os.path.join(report, "pcaps"))):
             lines.append(f'{v["severity"]} {v["check"] if "check" in v else v.get("id")} {v.get("frame", 0)} '
                          f'{"c>s" if d == "client-to-server" else "s>c" if d else "-"}')
     r = results.get(sid, {})
+    streams = a.get("streams", [])
+    dut_active = bool(streams) and str(streams[0].get("server", "")).endswith(":7174")
+    tester = "server (s>c)" if dut_active else "client (c>s)"
     with open(os.path.join(dest, sid + ".expected"), "w") as f:
         f.write(f"# {sid}: {r.get('title', '')}\n")
         f.write(f"# siw: {r.get('verdict', '?')} {r.get('grade') or ''} | {r.get('observed', '')}\n")
-        f.write("# severity check-id frame direction (c>s: the tester, s>c: siw); info lines are not listed\n")
+        f.write(f"# tester: {tester}\n")
+        f.write("# severity check-id frame direction (c>s: client to server); info lines are not listed\n")
         for l in lines:
             f.write(l + "\n")
 print(f"golden analyses of {len(results)} scenarios in {dest}", file=sys.stderr)
