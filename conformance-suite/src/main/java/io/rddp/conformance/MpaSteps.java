@@ -299,7 +299,7 @@ final class MpaSteps {
 
     /**
      * What is wrong with the DUT's start frame {@code f} against {@code a}: always the key and zero Res bits (RFC
-     * 5044 §7.1.1; for Rev 2 the RFC 6581 S flag is not Res), a consistent PD_Length; then each field {@code a}
+     * 5044 §7.1.1; the RFC 6581 S flag 0x10 is not Res), a consistent PD_Length; then each field {@code a}
      * names: {@code rev} (a number or a list), {@code m}, {@code c}, {@code r}, {@code enhanced}, {@code ird},
      * {@code ord}, {@code ird-max}, {@code ord-max}, {@code ird-min}, {@code ord-min}, {@code p2p}, {@code send},
      * {@code write}, {@code read}, {@code rtr-any} (at least one RTR flag), {@code private-data} (the ULP's octets,
@@ -310,8 +310,12 @@ final class MpaSteps {
         if (f.kind() != kind || !f.keyValid()) {
             wrong.add("has not the key \"MPA ID " + (kind == MpaStartFrame.Kind.REQUEST ? "Req" : "Rep") + " Frame\"");
         }
-        int resMask = f.revision() >= 2 ? 0x0F : 0x1F;
-        if ((f.reserved() & resMask) != 0) wrong.add("has Res bits 0x" + Integer.toHexString(f.reserved() & resMask));
+        // RFC 6581 §6 takes bit 0x10 as S whatever Rev says (Rev 2 is needed to use it, not to define it): Res
+        // is 0x0F, and a set S is judged by the S rule, its IRD/ORD words in the Private Data
+        if ((f.reserved() & 0x0F) != 0) wrong.add("has Res bits 0x" + Integer.toHexString(f.reserved() & 0x0F));
+        if (f.enhancedFlag() && f.enhanced() == null) {
+            wrong.add("has the S flag but no IRD/ORD words in its Private Data (RFC 6581 §6)");
+        }
         if (f.privateData().length != f.pdLength()) {
             wrong.add("has PD_Length " + f.pdLength() + " but " + f.privateData().length + " octets of Private Data");
         }

@@ -12,6 +12,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The rping profile: the DUT runs stock {@code rping -s} (rdma-core) and the tester plays rping's client. The DUT's
@@ -23,7 +24,16 @@ import java.util.Set;
 public final class RpingDut implements Dut {
 
     /** The tester's start buffer as it advertises it (any STag and address: the tester answers the Read itself). */
-    static final long TESTER_STAG = 0x7E57_0001L, TESTER_TO = 0x10_0000;
+    static final long TESTER_TO = 0x10_0000;
+    /**
+     * The tester's STag index differs per connection: one STag advertised on two streams is what RFC 5042 §6.1.1
+     * forbids (the analyzer flags it as security.stag-stream), and a scenario's liveness connection is a second one.
+     */
+    private static final AtomicInteger NEXT_STAG = new AtomicInteger();
+
+    static long testerStag() {
+        return 0x7E57_0001L + ((long) (NEXT_STAG.getAndIncrement() & 0xFF) << 8);
+    }
     static final int SIZE = 64;
     /** How often a new connection is tried while rping -s restarts between connections. */
     static final int CONNECT_TRIES = 30;
@@ -122,9 +132,9 @@ public final class RpingDut implements Dut {
      * go-ahead and waits for the tester's next Send.
      */
     static Session.DutBuffer learnBuffer(ScriptedConnection c, Timeouts t) throws Exception {
-        c.testerStag(TESTER_STAG, TESTER_TO, SIZE, Set.of(StagRegistration.Access.READ,
-                StagRegistration.Access.WRITE));
-        c.send(RdmapEncoder.send(c.nextMsn(0), info(TESTER_TO, TESTER_STAG, SIZE), c.mulpdu(1460)));
+        long stag = testerStag();
+        c.testerStag(stag, TESTER_TO, SIZE, Set.of(StagRegistration.Access.READ, StagRegistration.Access.WRITE));
+        c.send(RdmapEncoder.send(c.nextMsn(0), info(TESTER_TO, stag, SIZE), c.mulpdu(1460)));
         if (!c.await(x -> readRequest(x) != null || x.peerClose() != io.rddp.live.Link.PeerClose.OPEN, t.reaction())) {
             throw new Scenario.Skip("rping -s sent no RDMA Read Request for the advertised buffer", false);
         }
