@@ -62,7 +62,14 @@ lab_revive() {
       what="the guest kernel had crashed (${oops#*] }; kernel log $log): rebooted it; "
     fi
   fi
-  start_dut "$profile"
+  if ! (start_dut "$profile") >/dev/null 2>&1; then
+    # e.g. an agent stuck in the kernel on exit keeps its rdma_cm listener (the next agent's rdma_bind_addr fails
+    # with EADDRNOTAVAIL) and stays unkillable: only a reboot frees it
+    lab_down >/dev/null 2>&1 || true
+    lab_up >/dev/null 2>&1 || die "the guest did not come back after a reboot"
+    start_dut "$profile"
+    what="${what}the $profile DUT did not start again: rebooted the guest; "
+  fi
   echo "${what}restarted the $profile DUT"
 }
 
@@ -116,7 +123,8 @@ conform_profile() {
 
 # Copies the per-scenario recordings of a report into pcaps/siw-conform/PROFILE/ with their golden analyses.
 publish_captures() {
-  local profile=$1 report=$2 dest="$REPO_ROOT/pcaps/siw-conform/$profile"
+  local profile=$1 report=$2
+  local dest="$REPO_ROOT/pcaps/siw-conform/$profile"   # a second local: the first one's values are not set yet
   mkdir -p "$dest"
   rm -f "$dest"/*.pcapng "$dest"/*.expected
   python3 "$LAB_DIR/lib/golden.py" "$RDDP" "$report" "$dest"

@@ -10,8 +10,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
-import java.io.OutputStream;
-import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetAddress;
@@ -56,15 +54,7 @@ class ConformBaselineTest {
         try (Rnic rnic = new Rnic(RnicConfig.defaults(), null)) {
             RnicListener l = rnic.listen(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), false,
                     Rping.serverSettings(rnic));
-            Thread server = new Thread(() -> {
-                try {
-                    Rping.serve(rnic, l, 0, false, new PrintStream(OutputStream.nullOutputStream()));
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }, "rping-server");
-            server.setDaemon(true);
-            server.start();
+            Thread server = Rping.serveInBackground(rnic, l);
             try {
                 body.run("127.0.0.1:" + l.address().getPort());
             } finally {

@@ -407,13 +407,20 @@ final class DeclarativeScenario implements Scenario {
     /** Agent profile: the DUT's receive completion of the tester's Send. */
     private static void checkRecv(ScenarioContext ctx, Session s, JsonNode a) throws Exception {
         AgentDut agent = ctx.agent();
+        int qp = ctx.qp(s);
+        if (qp < 0) {
+            // the DUT's accept gave no queue pair: the connection failed during the MPA exchange (siw: RST)
+            if (a.path("unless-closed").asBoolean(false) && s.conn().awaitClose(ctx.timeouts().reaction())) return;
+            throw new ScenarioFailure("the DUT has no queue pair for the connection (its accept failed), so no"
+                    + " receive completion");
+        }
         // one completion at a time: the next check-recv takes the next receive
-        JsonNode wcs = agent.control().call(ControlClient.request("poll").put("qp", ctx.qp(s)).put("max", 1)
+        JsonNode wcs = agent.control().call(ControlClient.request("poll").put("qp", qp).put("max", 1)
                 .put("timeout_ms", ctx.timeouts().reaction()));
         JsonNode wc = firstRecv(wcs);
         for (int i = 0; i < 16 && wc.isMissingNode() && wcs.path("completions").size() > 0; i++) {
             // only completions of work requests the DUT was told to post so far: the receive is next
-            wcs = agent.control().call(ControlClient.request("poll").put("qp", ctx.qp(s)).put("max", 1)
+            wcs = agent.control().call(ControlClient.request("poll").put("qp", qp).put("max", 1)
                     .put("timeout_ms", ctx.timeouts().reaction()));
             wc = firstRecv(wcs);
         }
@@ -454,12 +461,21 @@ final class DeclarativeScenario implements Scenario {
         ObjectNode req = ((ObjectNode) a.deepCopy());
         if (!req.has("qp") && ctx.qp(s) >= 0) req.put("qp", ctx.qp(s));
         int times = req.has("repeat") ? req.remove("repeat").asInt(1) : 1;
+        // refusal-ok: the DUT's verbs may refuse the operation locally (e.g. a Read with ORD 0): then nothing goes
+        // on the wire, which the steps after judge
+        boolean refusalOk = req.has("refusal-ok") && req.remove("refusal-ok").asBoolean();
         MpaSteps.substitute(req, s);
         RdmaSteps rdma = RdmaSteps.CURRENT.get();
         rdma.resolve(req);
         for (int i = 0; i < times; i++) {
             ObjectNode one = req.deepCopy();
-            agent.control().call(one);
+            try {
+                agent.control().call(one);
+            } catch (io.rddp.dut.DutException e) {
+                if (!refusalOk) throw e;
+                ctx.note("the DUT refused " + one.path("op").asText() + " locally: " + e.getMessage());
+                return;
+            }
             rdma.afterDutOp(one);
         }
     }

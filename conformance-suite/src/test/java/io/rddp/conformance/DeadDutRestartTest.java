@@ -9,7 +9,6 @@ import org.junit.jupiter.api.Test;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -93,15 +92,7 @@ class DeadDutRestartTest {
         try (Rnic rnic = new Rnic(RnicConfig.defaults(), null)) {
             RnicListener l = rnic.listen(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), false,
                     Rping.serverSettings(rnic));
-            Thread server = new Thread(() -> {
-                try {
-                    Rping.serve(rnic, l, 0, false, new PrintStream(OutputStream.nullOutputStream()));
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            });
-            server.setDaemon(true);
-            server.start();
+            Thread server = Rping.serveInBackground(rnic, l);
             try (Gate gate = new Gate(l.address())) {
                 body.run(gate, new RpingDut(gate.address(), Set.of("mpa-rev2", "crc")));
             } finally {

@@ -55,15 +55,7 @@ class PeerSuiteTest {
         try (Rnic rnic = new Rnic(config, null)) {
             RnicListener l = rnic.listen(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), false,
                     Rping.serverSettings(rnic));
-            Thread server = new Thread(() -> {
-                try {
-                    Rping.serve(rnic, l, 0, false, new java.io.PrintStream(java.io.OutputStream.nullOutputStream()));
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            });
-            server.setDaemon(true);
-            server.start();
+            Thread server = Rping.serveInBackground(rnic, l);
             try {
                 RpingDut dut = new RpingDut(l.address(), Set.of("mpa-rev2", "crc", "markers"));
                 return new Runner(dut, Timeouts.defaults(), null, r -> { }).run(scenarios());

@@ -96,6 +96,23 @@ public final class Rping {
         }
     }
 
+    /**
+     * {@link #serve} of every client, quietly, on a daemon thread that is started and returned: an rping server
+     * embedded in a test or a tool; interrupting the thread ends it.
+     */
+    public static Thread serveInBackground(Rnic rnic, RnicListener listener) {
+        Thread t = new Thread(() -> {
+            try {
+                serve(rnic, listener, 0, false, new PrintStream(java.io.OutputStream.nullOutputStream()));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "rping-server");
+        t.setDaemon(true);
+        t.start();
+        return t;
+    }
+
     /** The listener settings rping's server uses: one 16-octet receive, IRD/ORD 1 as rping asks. */
     public static ConnectionSettings serverSettings(Rnic rnic) {
         return ConnectionSettings.defaults(rnic).withRecv(1, INFO).withIrdOrd(Math.max(1, rnic.config().ird()),
