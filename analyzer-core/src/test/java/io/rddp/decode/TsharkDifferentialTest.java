@@ -84,10 +84,17 @@ public class TsharkDifferentialTest {
         }
     }
 
+    /**
+     * Every capture of pcaps/ but the conformance suite's recordings against siw (pcaps/siw-conform): those are fault
+     * injection on purpose (FPDU headers split over segments, truncated and malformed PDUs), where tshark 4.0 neither
+     * reassembles a split FPDU nor stops at a truncated header (28 of 319 differ, all so); they are held to their
+     * golden analyses instead (SiwConformCapturesTest).
+     */
     public static List<Path> captures() throws IOException {
         Path pcaps = TestFiles.root().resolve("pcaps");
         try (Stream<Path> s = Files.walk(pcaps)) {
-            return s.filter(p -> p.toString().matches(".*\\.(pcap|pcapng)(\\.gz)?$")).sorted().toList();
+            return s.filter(p -> p.toString().matches(".*\\.(pcap|pcapng)(\\.gz)?$"))
+                    .filter(p -> !pcaps.relativize(p).startsWith("siw-conform")).sorted().toList();
         }
     }
 
