@@ -1,10 +1,10 @@
 package io.rddp.gui.vm;
 
 import io.rddp.analyze.Analysis;
+import io.rddp.analyze.Annotator;
 import io.rddp.capture.CaptureException;
 import io.rddp.capture.CaptureReader;
 import io.rddp.capture.CaptureReaders;
-import io.rddp.capture.Frame;
 import io.rddp.capture.LinkType;
 import io.rddp.capture.PcapngWriter;
 import io.rddp.decode.FieldSpans;
@@ -41,8 +41,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -511,33 +509,12 @@ public final class MainViewModel {
         status.set("Saving " + out + "…");
         worker.submit(() -> {
             try {
-                int n = annotate(from, out, vs);
+                int n = Annotator.annotate(from, out, vs);
                 Platform.runLater(() -> status.set("Saved " + out + " with " + n + " annotated frames"));
             } catch (IOException e) {
                 Platform.runLater(() -> status.set("Cannot save " + out + ": " + e.getMessage()));
             }
         });
-    }
-
-    /** Copies every frame of {@code from} into a pcapng at {@code out}, violations as packet comments. */
-    public static int annotate(Path from, Path out, List<Violation> violations) throws IOException {
-        Map<Long, List<String>> comments = new TreeMap<>();
-        for (Violation v : violations) {
-            if (v.frame() > 0) comments.computeIfAbsent(v.frame(), k -> new ArrayList<>()).add("rddp: " + v);
-        }
-        try (CaptureReader reader = CaptureReaders.open(from);
-             PcapngWriter w = PcapngWriter.create(out, LinkType.ETHERNET)) {
-            Frame f = new Frame();
-            try {
-                while (reader.next(f)) {
-                    List<String> c = comments.get(f.number);
-                    w.writeFrame(f, c == null ? f.comment : String.join("\n", c));
-                }
-            } catch (CaptureException e) {
-                // frames before the damage are kept
-            }
-        }
-        return comments.size();
     }
 
     // ---- recent files ----
