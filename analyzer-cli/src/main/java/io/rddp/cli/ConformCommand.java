@@ -257,18 +257,18 @@ final class ConformCommand implements Callable<Integer> {
      * A DUT in an emulated VM answers late now and then: a scenario whose verdict left the baseline runs again, at most
      * --retries times, and the last run counts; its notes say what the first run gave, so a flaky one stays visible.
      */
-    private void rerunChanged(Runner runner, List<io.rddp.conformance.Scenario> scenarios, List<Result> results,
+    private void rerunChanged(Runner runner, List<Scenario> scenarios, List<Result> results,
                               Baseline base, PrintWriter out) {
         for (int i = 0; i < results.size(); i++) {
             Result first = results.get(i);
             Result r = first;
             for (int t = 1; t <= retries && !base.regressions(List.of(r), exactBaseline).isEmpty(); t++) {
-                io.rddp.conformance.Scenario sc = scenarios.get(i);
-                out.printf("retry %d/%d of %s (%s)%n", t, retries, r.id(), verdictText(r));
+                Scenario sc = scenarios.get(i);
+                out.printf("retry %d/%d of %s (%s)%n", t, retries, r.id(), r.verdictText());
                 out.flush();
                 Result again = runner.run(sc);
                 List<String> notes = new ArrayList<>(again.notes());
-                notes.add("run " + (t + 1) + ": the first run gave " + verdictText(first) + ", outside the baseline");
+                notes.add("run " + (t + 1) + ": the first run gave " + first.verdictText() + ", outside the baseline");
                 r = new Result(again.info(), again.profile(), again.verdict(), again.grade(), again.close(),
                         again.observed(), again.findings(), notes, again.pcap(), again.millis());
                 out.printf("        %-5s %-13s %s%n", r.verdict().wireName().toUpperCase(Locale.ROOT),
@@ -276,10 +276,6 @@ final class ConformCommand implements Callable<Integer> {
             }
             results.set(i, r);
         }
-    }
-
-    private static String verdictText(Result r) {
-        return r.verdict().wireName() + (r.grade() != null ? "/" + r.grade() : "");
     }
 
     private int gate(List<Result> results, Baseline base, PrintWriter out) {

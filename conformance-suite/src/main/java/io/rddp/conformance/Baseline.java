@@ -81,7 +81,7 @@ public final class Baseline {
         List<String> out = new ArrayList<>();
         for (Result r : results) {
             Entry e = entries.get(r.id());
-            String now = r.verdict().wireName() + (r.grade() != null ? "/" + r.grade() : "");
+            String now = r.verdictText();
             if (e == null) {
                 if (r.verdict() == Result.Verdict.FAIL || r.verdict() == Result.Verdict.ERROR) {
                     out.add(r.id() + ": " + now + " (not in the baseline)");

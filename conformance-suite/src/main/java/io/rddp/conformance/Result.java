@@ -36,4 +36,9 @@ public record Result(ScenarioInfo info, String profile, Verdict verdict, String 
     public String id() {
         return info.id();
     }
+
+    /** "pass/strict", "fail": the verdict with its grade, as baselines compare them. */
+    public String verdictText() {
+        return verdict.wireName() + (grade != null ? "/" + grade : "");
+    }
 }
