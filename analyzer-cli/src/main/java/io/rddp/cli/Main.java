@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
         versionProvider = Main.Version.class,
         description = "Protocol analyzer and conformance suite for iWARP (TCP / MPA / DDP / RDMAP).",
         subcommands = {DecodeCommand.class, AnalyzeCommand.class, GenerateCommand.class, PeerCommand.class,
-                ConformCommand.class,
+                ConformCommand.class, StatsCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Main {
 
