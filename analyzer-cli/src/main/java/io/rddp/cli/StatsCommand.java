@@ -39,9 +39,12 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 @Command(name = "stats",
-        description = {"Statistics of a capture: per stream and RDMAP opcode the segments, messages and bytes; RDMA Read",
-                "latency (Read Request to first and last Read Response segment); RPC-over-RDMA call to reply time per",
-                "procedure; every Terminate; how each connection closed.",
+        description = {"Statistics of captures, per stream and direction:",
+                "  segments, messages and bytes per RDMAP opcode;",
+                "  RDMA Read latency (Read Request to first and last Read Response segment);",
+                "  RPC-over-RDMA call to reply time per procedure (matched by XID);",
+                "  every Terminate with its Layer/EType/Code; how each connection closed.",
+                "Latencies: min, median, p99, max (nearest rank; exact up to 256 samples, else within 1/64).",
                 "Exit codes: 0 done, 2 bad usage or unreadable input (a damaged capture is counted up to the damage)."},
         mixinStandardHelpOptions = true,
         sortOptions = false)
@@ -194,6 +197,7 @@ final class StatsCommand implements Callable<Integer> {
             j.writeObjectFieldStart(d == Direction.CLIENT_TO_SERVER ? "clientToServer" : "serverToClient");
             j.writeNumberField("pdus", ds.pdus());
             j.writeNumberField("startFrames", ds.startFrames());
+            j.writeNumberField("startFrameBytes", ds.startFrameBytes());
             j.writeNumberField("wireBytes", ds.wireBytes());
             j.writeArrayFieldStart("opcodes");
             for (OpcodeStats o : ds.opcodes()) {

@@ -76,11 +76,12 @@ public record CaptureStats(long frames, long pdus, long firstNanos, long lastNan
      * What one side sent.
      *
      * @param startFrames MPA Requests and Replies
+     * @param startFrameBytes their octets (RFC 5044 §7.1: 20-octet header, private data)
      * @param pdus        start frames and FPDUs
      * @param wireBytes   octets of start frames and FPDUs (ULPDU_Length, ULPDU, PAD, CRC, Markers: RFC 5044 §4.1)
      * @param opcodes     per RDMAP opcode seen, by opcode value; FPDUs whose DDP or RDMAP header did not parse last
      */
-    public record DirectionStats(long startFrames, long pdus, long wireBytes, List<OpcodeStats> opcodes) {
+    public record DirectionStats(long startFrames, long startFrameBytes, long pdus, long wireBytes, List<OpcodeStats> opcodes) {
         public DirectionStats {
             opcodes = List.copyOf(opcodes);
         }

@@ -141,6 +141,7 @@ public final class StatsCollector {
 
     private static final class DirectionState {
         long startFrames;
+        long startFrameBytes;
         long pdus;
         long wire;
         /** [opcode 0..15, 16 undecoded][segments, messages, payload, wire] */
@@ -155,7 +156,7 @@ public final class StatsCollector {
                         : Opcode.of(code) != null ? Opcode.of(code).rfcName() : "Reserved (" + code + ")";
                 list.add(new OpcodeStats(code == UNDECODED ? -1 : code, name, c[0], c[1], c[2], c[3]));
             }
-            return new DirectionStats(startFrames, pdus, wire, list);
+            return new DirectionStats(startFrames, startFrameBytes, pdus, wire, list);
         }
     }
 
@@ -308,6 +309,7 @@ public final class StatsCollector {
             dir.pdus++;
             if (pdu.startFrame() != null) {
                 dir.startFrames++;
+                dir.startFrameBytes += pdu.startFrame().length();
                 dir.wire += pdu.startFrame().length();
                 return;
             }

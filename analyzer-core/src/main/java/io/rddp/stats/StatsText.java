@@ -74,7 +74,8 @@ public final class StatsText {
         for (StreamStats st : s.streams()) {
             for (Direction d : Direction.values()) {
                 DirectionStats ds = st.direction(d);
-                if (ds.startFrames() > 0) t.row(st.stream(), dir(d), "MPA Request/Reply", ds.startFrames(), "-", "-", "-");
+                if (ds.startFrames() > 0) t.row(st.stream(), dir(d), "MPA Request/Reply", ds.startFrames(), "-", "-",
+                        ds.startFrameBytes());
                 for (OpcodeStats o : ds.opcodes()) {
                     t.row(st.stream(), dir(d), o.name(), o.segments(), o.messages(), o.payloadBytes(), o.wireBytes());
                 }
@@ -83,7 +84,7 @@ public final class StatsText {
         if (t.isEmpty()) return;
         out.println();
         out.println("Segments, messages and bytes per opcode (payload: ULP octets after the DDP/RDMAP headers; "
-                + "wire: FPDU octets)");
+                + "wire: MPA octets, FPDUs with PAD, CRC and Markers)");
         t.print(out);
     }
 

@@ -189,6 +189,7 @@ class StatsCollectorTest {
         assertThat(write.wireBytes()).isEqualTo(3 * wire(14 + 1438) + wire(14 + 5000 - 3 * 1438));
         long mpa = st.clientToServer().wireBytes() - send.wireBytes();
         assertThat(mpa).as("the MPA Request: 20 octets of header and 4 of RFC 6581 enhanced data").isEqualTo(24);
+        assertThat(st.clientToServer().startFrameBytes()).isEqualTo(24);
         assertThat(st.clientToServer().pdus()).isEqualTo(4);
         assertThat(st.close().end()).isEqualTo(Close.End.CLOSED);
     }
@@ -354,6 +355,9 @@ class StatsCollectorTest {
                         long segments = st.direction(d).opcodes().stream().mapToLong(OpcodeStats::segments).sum();
                         assertThat(segments + st.direction(d).startFrames()).as(f + " " + d)
                                 .isEqualTo(st.direction(d).pdus());
+                        long wire = st.direction(d).opcodes().stream().mapToLong(OpcodeStats::wireBytes).sum();
+                        assertThat(wire + st.direction(d).startFrameBytes()).as(f + " " + d)
+                                .isEqualTo(st.direction(d).wireBytes());
                         pdus += st.direction(d).pdus();
                     }
                 }
