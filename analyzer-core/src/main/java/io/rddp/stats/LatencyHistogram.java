@@ -10,8 +10,9 @@ import java.util.Arrays;
  * While at most {@link #EXACT} samples were added they are kept and the percentiles are exact. Beyond that the
  * samples live only in log-linear buckets (as HdrHistogram does): values below 128 ns each have their own bucket,
  * above that every power of two is cut into 64 buckets, so a bucket spans at most 1/64 of its lower bound. A
- * percentile is then the middle of the bucket holding that rank, clamped to [min, max]: within 0.8 % of the true
- * sample. At most 3712 buckets exist (2^63 ns); the array grows only to the largest bucket used.
+ * percentile is then the middle of the bucket holding that rank (or min or max, exactly, when that bucket holds the
+ * smallest or largest sample): within 0.8 % of the true sample. At most 3712 buckets exist (2^63 ns); the array
+ * grows only to the largest bucket used.
  */
 public final class LatencyHistogram {
     /** Samples kept exactly before only the buckets count. */
@@ -86,7 +87,12 @@ public final class LatencyHistogram {
         long seen = 0;
         for (int i = 0; i < buckets.length; i++) {
             seen += buckets[i];
-            if (seen >= rank) return Math.max(min, Math.min(max, middle(i)));
+            if (seen >= rank) {
+                // the smallest and largest samples are known exactly: their buckets give them
+                if (i == bucket(min)) return min;
+                if (i == bucket(max)) return max;
+                return middle(i);
+            }
         }
         return max;
     }

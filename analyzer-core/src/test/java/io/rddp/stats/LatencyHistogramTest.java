@@ -65,6 +65,17 @@ class LatencyHistogramTest {
     }
 
     @Test
+    void aPercentileInTheBucketOfTheSmallestOrLargestSampleIsThatSample() {
+        // half the samples 2000 ns, half 14000 ns: beyond the exact limit the buckets still give both exactly
+        LatencyHistogram h = new LatencyHistogram();
+        for (int i = 0; i < 1000; i++) h.add(i % 2 == 0 ? 2_000 : 14_000);
+        Latency l = h.summary();
+        assertThat(l.exact()).isFalse();
+        assertThat(l.medianNs()).isEqualTo(2_000);
+        assertThat(l.p99Ns()).isEqualTo(14_000);
+    }
+
+    @Test
     void mergingHistogramsEqualsAddingEverySampleToOne() {
         Random r = new Random(3);
         for (int n : new int[]{10, 200, 5000}) {
