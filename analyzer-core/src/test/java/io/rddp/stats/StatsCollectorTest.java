@@ -169,6 +169,24 @@ class StatsCollectorTest {
     }
 
     @Test
+    void readsBeyondTheOutstandingCapAreForgottenButStillCountedAsUnanswered() throws IOException {
+        int n = StatsCollector.MAX_OUTSTANDING_READS + 904;
+        Path f = capture("flood.pcap", 4791, g -> {
+            for (int i = 0; i < n; i++) {
+                g.w.message(CLIENT_TO_SERVER, g.w.readRequest(CLIENT_TO_SERVER, new ReadRequest(0x100, 64L * i, 64, 0x200, 0)));
+            }
+            // the answer to the last Request: its STag is that of every forgotten one too, so it takes the oldest kept
+            g.w.message(SERVER_TO_CLIENT, g.w.readResponse(SERVER_TO_CLIENT, 0x100, 0, ByteBuffer.allocate(64)));
+            g.w.close();
+        });
+        CaptureStats.ReadStats r = stats(f).streams().get(0).readsByClient();
+        assertThat(r.requests()).isEqualTo(n);
+        assertThat(r.completed()).isEqualTo(1);
+        assertThat(r.unanswered()).isEqualTo(n - 1);
+        assertThat(r.first().count()).isEqualTo(1);
+    }
+
+    @Test
     void sendsAndWritesAreCountedPerDirectionWithTheirBytes() throws IOException {
         Path f = capture("sends.pcap", 4791, g -> {
             for (int i = 0; i < 3; i++) g.w.message(CLIENT_TO_SERVER, g.w.send(CLIENT_TO_SERVER, ByteBuffer.allocate(100)));
