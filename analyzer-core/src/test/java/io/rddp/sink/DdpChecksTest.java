@@ -71,11 +71,13 @@ class DdpChecksTest {
     }
 
     @Test
-    void reservedBitsAreAWarningOnly() {
+    void reservedBitsAreAnErrorOfTheSenderThatOwesNoTerminate() {
+        // RFC 5041 §4.1: Rsvd "MUST be set to zero on transmit, and not checked on receive"
         Recorder r = new Wire().started().send(C2S, RdmapEncoder.send(1, data(8), 1000).ddpReserved(5)).end();
         assertThat(r.ids()).containsExactly("ddp.reserved");
-        assertThat(r.violations.get(0).severity()).isEqualTo(Severity.WARNING);
+        assertThat(r.violations.get(0).severity()).isEqualTo(Severity.ERROR);
         assertThat(r.violations.get(0).errorType()).isNull();
+        assertThat(r.owed).isEmpty();
     }
 
     @Test
