@@ -16,11 +16,11 @@ public enum Check {
     // ---- MPA: RFC 5044, RFC 6581 ----
     MPA_CRC("mpa.crc", Layer.MPA, "RFC 5044", "§4.4", Severity.ERROR, ErrorType.MPA_CRC,
             "FPDU CRC does not match",
-            "\"The CRC ... MUST be checked by the receiver\" (mismatch: RFC 5044 §8 code 2, reported to the peer: "
-            + "RFC 5040 §6.2.1 SHOULD)"),
+            "The receiver checks the CRC of every FPDU when CRCs are in use; a mismatch is error code 2 (§8), "
+            + "reported to the peer as an LLP error (RFC 5040 §6.2.1 SHOULD)"),
     MPA_PAD("mpa.pad", Layer.MPA, "RFC 5044", "§4.1", Severity.ERROR, null,
             "PAD octets of an FPDU not zero",
-            "\"The PAD field ... MUST be set to zero by the sender and ignored by the receiver (except for CRC "
+            "\"The pad data MUST be set to zero by the sender and ignored by the receiver (except for CRC "
             + "checking)\""),
     MPA_FRAMING("mpa.marker", Layer.MPA, "RFC 5044", "§8", Severity.ERROR, ErrorType.MPA_MARKER,
             "Marker and ULPDU Length disagree on the FPDU start",
@@ -36,7 +36,8 @@ public enum Check {
             + "enhanced establishment)"),
     MPA_PD_LENGTH("mpa.start.pd-length", Layer.MPA, "RFC 5044", "§7.1.1", Severity.ERROR,
             ErrorType.MPA_INVALID_START_FRAME, "Private Data longer than 512 octets",
-            "PD_Length \"MUST NOT exceed 512 octets\"; a receiver MUST close the connection on a longer one"),
+            "Private Data is at most 512 octets; a longer PD_Length makes the frame improperly formatted, which closes "
+            + "the connection"),
     MPA_RESERVED("mpa.start.reserved", Layer.MPA, "RFC 5044", "§7.1.1", Severity.ERROR, null,
             "Res bits, or R in a Request, not zero",
             "Res \"MUST be set to zero when sending, and not checked on reception\"; R MUST be zero in a Request"),
@@ -122,8 +123,7 @@ public enum Check {
             "The Data Source \"SHOULD transmit DDP Segments within a DDP Message in increasing ... TO order\""),
     DDP_STAG_CHANGED("ddp.tagged.stag-changed", Layer.DDP, "RFC 5041", "§4.2", Severity.ERROR, null,
             "STag differs between segments of one message",
-            "\"Each DDP Segment within a specific Tagged DDP Message MUST contain the same value for this field\" "
-            + "(STag)"),
+            "STag: \"Each DDP Segment within a specific DDP Message MUST contain the same value for this field\""),
     DDP_TO_WRAP("ddp.tagged.to-wrap", Layer.DDP, "RFC 5041", "§7.1", Severity.ERROR, ErrorType.DDP_T_TO_WRAP,
             "64-bit TO + payload length wraps",
             "§7.1 tagged check 5: \"A 64-bit unsigned sum of the DDP Segment payload length and the TO does not "
@@ -141,8 +141,8 @@ public enum Check {
             + "3)"),
     DDP_INCOMPLETE("ddp.message-incomplete", Layer.DDP, "RFC 5041", "§5.4", Severity.INFO, null,
             "Message without its last segment when the stream or capture ended",
-            "DDP MUST Deliver a message \"if and only if all of the DDP Segments of the DDP Message have been "
-            + "Placed\""),
+            "\"DDP MUST Deliver a DDP Message if and only if\" its last segment arrived and all its segments were "
+            + "Placed"),
 
     // ---- RDMAP: RFC 5040, RFC 7306 ----
     RDMAP_VERSION("rdmap.version", Layer.RDMAP, "RFC 5040", "§4.1", Severity.ERROR, ErrorType.RDMA_INVALID_VERSION,
@@ -287,20 +287,20 @@ public enum Check {
             "\"A Requester MUST NOT send unacknowledged requests in excess of the Responder's granted credit limit\""),
     RPCRDMA_CREDITS_ZERO("rpcrdma.credits-zero", Layer.RPCRDMA, "RFC 8166", "§3.3.1", Severity.ERROR, null,
             "Responder granted zero credits",
-            "\"The granted value MUST NOT be zero\""),
+            "\"The granted value MUST NOT be zero, since such a value would result in deadlock\""),
     RPCRDMA_INLINE_THRESHOLD("rpcrdma.inline-threshold", Layer.RPCRDMA, "RFC 8166", "§3.3.2", Severity.ERROR, null,
             "Send larger than the inline threshold of its direction",
             "A Send stays within the receiver's inline threshold (1024 octets unless more is known)"),
     RPCRDMA_REPLY_CHUNK_MISSING("rpcrdma.reply-chunk-missing", Layer.RPCRDMA, "RFC 8166", "§4.3.3", Severity.ERROR,
             null, "Call whose reply may exceed the reply inline threshold provides no Reply chunk",
-            "\"A Requester MUST provide a Reply chunk whenever the maximum possible size of the RPC Reply message "
-            + "exceeds\" the inline threshold"),
+            "\"A Requester MUST provide a Reply chunk whenever the maximum possible size of the RPC Reply message's "
+            + "Transport and Payload streams is larger than the inline threshold\""),
     RPCRDMA_WRITE_LIST_RETURNED("rpcrdma.write-list-returned", Layer.RPCRDMA, "RFC 8166", "§3.4.6", Severity.ERROR,
             null, "Reply's Write list is not the Requester's, segment for segment, with lengths not above provided",
             "The Responder returns the Write list it was given, each chunk with the lengths it actually wrote"),
     RPCRDMA_EMPTY_WRITE_CHUNK("rpcrdma.write-chunk-empty", Layer.RPCRDMA, "RFC 8166", "§4.3.2.3", Severity.ERROR,
             null, "An empty Write chunk in the call is not returned empty",
-            "An unused Write chunk \"MUST\" be returned as an unused (empty) Write chunk"),
+            "\"the Responder MUST return this Write chunk as an unused Write chunk\""),
     RPCRDMA_WRITE_ROUNDUP("rpcrdma.write-chunk-roundup", Layer.RPCRDMA, "RFC 8166", "§3.4.6.2", Severity.ERROR, null,
             "Returned Write chunk length differs from the result data item's length (roundup written?)",
             "A Write chunk carries the data item without XDR roundup"),
@@ -326,7 +326,8 @@ public enum Check {
 
     SECURITY_STAG_STREAM("security.stag-stream", Layer.SECURITY, "RFC 5042", "§6.1.1", Severity.ERROR,
             ErrorType.DDP_T_STAG_NOT_ASSOCIATED, "STag used on a stream it is not associated with",
-            "\"if an STag is limited in scope to a single Stream, no other Stream can use it\""),
+            "\"An RNIC MUST ensure that, if an STag is limited in scope to a single Stream, no other Stream can use "
+            + "the STag\""),
     SECURITY_STAG_INVALIDATED("security.stag-invalidated", Layer.SECURITY, "RFC 5042", "§6.2.2", Severity.ERROR,
             ErrorType.DDP_T_INVALID_STAG, "STag used after it was invalidated",
             "An invalidated STag \"cannot be accessed remotely until it is explicitly Advertised again\" (RFC 5040 "
