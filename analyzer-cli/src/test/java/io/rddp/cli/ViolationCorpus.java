@@ -1,5 +1,6 @@
 package io.rddp.cli;
 
+import io.rddp.analyze.Analyzer;
 import io.rddp.capture.CaptureWriter;
 import io.rddp.capture.LinkType;
 import io.rddp.capture.PcapWriter;
@@ -9,6 +10,9 @@ import io.rddp.mpa.MpaStartFrame;
 import io.rddp.rdmap.ReadRequest;
 import io.rddp.rdmap.RdmapEncoder;
 import io.rddp.rdmap.Terminate;
+import io.rddp.sink.SinkModel;
+import io.rddp.sink.StagRegistration;
+import io.rddp.sink.StagRegistry;
 import io.rddp.tcp.Direction;
 import io.rddp.tcp.Endpoint;
 import io.rddp.tcp.TcpSessionWriter;
@@ -22,6 +26,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
 
 import static io.rddp.tcp.Direction.CLIENT_TO_SERVER;
@@ -349,7 +354,114 @@ final class ViolationCorpus {
             w.message(CLIENT_TO_SERVER, w.send(CLIENT_TO_SERVER, bytes(16)));
             w.message(SERVER_TO_CLIENT, w.terminate(SERVER_TO_CLIENT, Terminate.of(1, 2, 0x77)));
         });
+        // ---- audit of every check (docs/checks.md): the ones no case above provoked
+        // RFC 5041 §4.1: L on a segment that does not carry the highest MO (the last one went out before it).
+        CASES.put("last-flag-not-highest", w -> {
+            var segs = w.send(CLIENT_TO_SERVER, bytes(2500)).mulpdu(1024).segments();
+            var s1 = new io.rddp.ddp.DdpSegment(segs.get(1).header().withLast(true), segs.get(1).payload());
+            var s2 = new io.rddp.ddp.DdpSegment(segs.get(2).header().withLast(false), segs.get(2).payload());
+            w.ulpdus(CLIENT_TO_SERVER, java.util.List.of(segs.get(0).toByteBuffer(), s2.toByteBuffer(), s1.toByteBuffer()));
+        });
+        // RFC 5041 §5.4: a Send whose last segment never comes before the connection closes (info: the capture ends it).
+        CASES.put("message-incomplete", w -> {
+            var segs = w.send(CLIENT_TO_SERVER, bytes(2500)).mulpdu(1024).segments();
+            w.ulpdus(CLIENT_TO_SERVER, java.util.List.of(segs.get(0).toByteBuffer(), segs.get(1).toByteBuffer()));
+        });
+        // RFC 5041 §7.1 tagged checks 3-4: 128 octets into a 64-octet registered buffer (--stags).
+        CASES.put("tagged-bounds", w -> w.message(CLIENT_TO_SERVER, w.write(CLIENT_TO_SERVER, STAG, TO, bytes(128))));
+        // RFC 5040 §5.5: bytes of a tagged buffer written twice before a Send signals completion (info), to an STag
+        // nothing registered (info: unverifiable).
+        CASES.put("tagged-overlap", w -> {
+            w.message(CLIENT_TO_SERVER, w.write(CLIENT_TO_SERVER, STAG, TO, bytes(64)));
+            w.message(CLIENT_TO_SERVER, w.write(CLIENT_TO_SERVER, STAG, TO + 32, bytes(64)));
+        });
+        // RFC 5041 §7.1 tagged check 1: an RDMA Write to an STag whose registration ended at frame 1 (--stags).
+        CASES.put("tagged-stag-expired", w -> w.message(CLIENT_TO_SERVER, w.write(CLIENT_TO_SERVER, STAG, TO, bytes(64))));
+        // RFC 5041 §5.2: MO + length reaches 2^32.
+        CASES.put("untagged-message-length", w -> w.message(CLIENT_TO_SERVER, w.send(CLIENT_TO_SERVER, bytes(32)).mo(0xFFFF_FFF0L)));
+        // RFC 5044 §4.1: two Sends whose 2 PAD octets are not zero (CRC recomputed): one violation for the direction.
+        CASES.put("pad-not-zero", w -> {
+            for (int i = 0; i < 2; i++) {
+                w.ulpdus(CLIENT_TO_SERVER, w.send(CLIENT_TO_SERVER, bytes(2)).ulpdus(), (fpdu, offset) -> {
+                    int ulpdu = ((fpdu[0] & 0xff) << 8) | (fpdu[1] & 0xff);
+                    for (int k = 2 + ulpdu; k < fpdu.length - 4; k++) fpdu[k] = (byte) 0xa5;
+                    java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+                    crc.update(fpdu, 0, fpdu.length - 4);
+                    ByteBuffer.wrap(fpdu, fpdu.length - 4, 4).order(java.nio.ByteOrder.LITTLE_ENDIAN).putInt((int) crc.getValue());
+                    return fpdu;
+                });
+            }
+        });
+        // RFC 7306 §6.3: Immediate Data with 4 octets after its 8.
+        CASES.put("immediate-data-length", w -> w.message(CLIENT_TO_SERVER, w.immediateData(CLIENT_TO_SERVER, 7).data(bytes(4))));
+        // RFC 5040 §7.2 item 4a: a Read Request from a Data Source STag whose registration ended (--stags), answered.
+        CASES.put("read-source-stag-expired", w -> {
+            w.message(CLIENT_TO_SERVER, w.readRequest(CLIENT_TO_SERVER, new ReadRequest(STAG, TO, 64, 0x99_0000L, 0x2000)));
+            w.message(SERVER_TO_CLIENT, w.readResponse(SERVER_TO_CLIENT, STAG, TO, bytes(64)));
+        });
+        // RFC 5040 §5.3, §7.2 item 4: the same STag invalidated twice, the owner sending nothing in between.
+        CASES.put("send-invalidate-twice", w -> {
+            w.message(CLIENT_TO_SERVER, w.sendWithInvalidate(CLIENT_TO_SERVER, bytes(16), STAG));
+            w.message(CLIENT_TO_SERVER, w.sendWithInvalidate(CLIENT_TO_SERVER, bytes(16), STAG));
+        });
+        // RFC 5040 Appendix A.6: a Terminate segment without L.
+        CASES.put("terminate-not-last", w -> {
+            w.message(CLIENT_TO_SERVER, w.send(CLIENT_TO_SERVER, bytes(16)));
+            w.message(SERVER_TO_CLIENT, w.terminate(SERVER_TO_CLIENT, Terminate.of(0, 0, 0)).lastFlag(false));
+        });
+        // RFC 5042 §6.3.5: an RDMA Write to a buffer registered for remote read only (--stags).
+        CASES.put("access-read-only", w -> w.message(CLIENT_TO_SERVER, w.write(CLIENT_TO_SERVER, STAG, TO, bytes(64))));
+        // RFC 5042 §6.1.1: an RDMA Write with an STag registered for another stream only (--stags).
+        CASES.put("stag-other-stream", w -> w.message(CLIENT_TO_SERVER, w.write(CLIENT_TO_SERVER, STAG, TO, bytes(64))));
+        // RFC 6581 §10: an enhanced MPA Request answered by an unenhanced Reply.
+        CASES.put("start-enhanced-unanswered", w -> {
+            w.tcp().handshake();
+            w.startFrame(CLIENT_TO_SERVER, MpaStartFrame.request(true, true, 2, ENHANCED, new byte[0]));
+            w.startFrame(SERVER_TO_CLIENT, MpaStartFrame.reply(false, true, false, 2, null, new byte[0]));
+            w.message(CLIENT_TO_SERVER, w.send(CLIENT_TO_SERVER, bytes(16)));
+        });
+        // RFC 6581 §9.2: A = 0 (client-server) with the zero-length Send RTR flag B set.
+        CASES.put("start-rtr-flags", w -> {
+            w.tcp().handshake();
+            w.startFrame(CLIENT_TO_SERVER, MpaStartFrame.request(true, true, 2,
+                    new MpaStartFrame.Enhanced(2, 2, false, true, false, false), new byte[0]));
+            w.startFrame(SERVER_TO_CLIENT, MpaStartFrame.reply(false, true, false, 2, ENHANCED, new byte[0]));
+            w.message(CLIENT_TO_SERVER, w.send(CLIENT_TO_SERVER, bytes(16)));
+        });
+        // RFC 6581 §9.2: peer-to-peer with the zero-length Send RTR, but the Initiator's first FPDU carries data.
+        CASES.put("start-rtr-missing", w -> {
+            var p2p = new MpaStartFrame.Enhanced(2, 2, true, true, false, false);
+            w.tcp().handshake();
+            w.startFrame(CLIENT_TO_SERVER, MpaStartFrame.request(true, true, 2, p2p, new byte[0]));
+            w.startFrame(SERVER_TO_CLIENT, MpaStartFrame.reply(false, true, false, 2, p2p, new byte[0]));
+            w.message(CLIENT_TO_SERVER, w.send(CLIENT_TO_SERVER, bytes(16)));
+        });
+        // RFC 5044 §7.1.2 rule 8: both sides send an MPA Request (Initiator/Initiator startup).
+        CASES.put("start-sequence", w -> {
+            w.tcp().handshake();
+            w.startFrame(CLIENT_TO_SERVER, MpaStartFrame.request(true, true, 2, ENHANCED, new byte[0]));
+            w.startFrame(SERVER_TO_CLIENT, MpaStartFrame.request(false, true, 2, ENHANCED, new byte[0]));
+        });
         RpcRdmaCorpus.addTo(CASES);
+    }
+
+    /** What `--stags` tells the analyzer for the cases that need a registration (the others run without). */
+    private static final Map<String, java.util.function.Supplier<StagRegistry>> STAGS = Map.of(
+            "tagged-bounds", () -> StagRegistry.empty().add(StagRegistration.of(STAG, TO, 64,
+                    Set.of(StagRegistration.Access.WRITE))),
+            "tagged-stag-expired", () -> StagRegistry.empty().add(new StagRegistration(STAG, TO, 4096,
+                    Set.of(StagRegistration.Access.WRITE), null, Set.of(), 0, 1)),
+            "read-source-stag-expired", () -> StagRegistry.empty().add(new StagRegistration(0x99_0000L, 0, 1 << 20,
+                    Set.of(StagRegistration.Access.READ), null, Set.of(), 0, 1)),
+            "access-read-only", () -> StagRegistry.empty().add(StagRegistration.of(STAG, TO, 4096,
+                    Set.of(StagRegistration.Access.READ))),
+            "stag-other-stream", () -> StagRegistry.empty().add(new StagRegistration(STAG, TO, 4096,
+                    Set.of(StagRegistration.Access.WRITE), null, Set.of(7), 0, Long.MAX_VALUE)));
+
+    /** The analyzer `rddp analyze` would be for this case: default options, the case's STags if it has any. */
+    static Analyzer analyzer(String name) {
+        var stags = STAGS.get(name);
+        return new Analyzer(SinkModel.Options.defaults(), stags != null ? stags.get() : StagRegistry.empty());
     }
 
     /**

@@ -35,17 +35,31 @@ public final class PduFields {
             describe(pdu.startFrame(), out);
         } else {
             describe(pdu.fpdu(), out);
-            if (pdu.ddp() != null) describe(pdu.ddp().header(), "ddp", "DDP", out);
+            if (pdu.ddp() != null) {
+                describe(pdu.ddp().header(), "ddp", "DDP", out);
+            } else if (cutDdpHeader(pdu.fpdu().ulpdu())) {
+                // the ULPDU_Length cut the DDP header short: what it holds of it is still shown, flagged
+                TruncatedFields.ddp(pdu.fpdu().ulpdu(), out);
+            }
             if (pdu.rdmap() != null) {
                 describe(pdu.rdmap(), out);
             } else if (pdu.ddp() != null) {
-                // The opcode-specific header did not parse, but the RDMAP control field in RsvdULP did arrive.
-                out.begin("rdmap", "RDMAP control field only (RFC 5040 §4.1)");
-                describe(RdmapControl.of(pdu.ddp().header()), out);
-                out.end();
+                // The opcode-specific header did not parse (cut short), but the RDMAP control field in RsvdULP did
+                // arrive, and so did the header fields the payload holds.
+                DdpHeader h = pdu.ddp().header();
+                RdmapControl control = RdmapControl.of(h);
+                TruncatedFields.rdmap(control, control.kind(), !h.tagged() && h.offset() == 0, pdu.ddp().payload(),
+                        out);
             }
             if (pdu.problem() != null) out.text("problem", "Could not decode", pdu.problem());
         }
+    }
+
+    // a ULPDU with fewer octets than the DDP header its T bit announces (RFC 5041 §4.2, §4.3)
+    private static boolean cutDdpHeader(java.nio.ByteBuffer ulpdu) {
+        if (ulpdu == null || !ulpdu.hasRemaining()) return false;
+        boolean tagged = (ulpdu.get(ulpdu.position()) & DdpHeader.T_BIT) != 0;
+        return ulpdu.remaining() < (tagged ? DdpHeader.TAGGED_LENGTH : DdpHeader.UNTAGGED_LENGTH);
     }
 
     static void describe(MpaStartFrame f, FieldSink out) {

@@ -214,9 +214,13 @@ final class DdpRules {
             long again = m.coverage.overlap(mo, end);
             if (again > 0 && !m.coverageReported) {
                 m.coverageReported = true;
-                // RFC 5041 §5.2: each segment's MO is the offset of its first octet in the message
+                // RFC 5041 §5.2: each segment's MO is the offset of its first octet in the message, and every octet
+                // is sent once. §7.1 names no check for it; a receiver that tracks what it placed reports an MO that
+                // does not follow (Invalid MO, §7.2), so the Terminate is only MAY
                 reporter.report(s, d.direction, Check.DDP_MO_COVERAGE, frame, "segment [" + mo + ", " + end + ") of "
                         + m.describe() + " overlaps " + again + " octets already sent in this message");
+                reporter.expect(s, d.direction, frame, Check.DDP_MO_COVERAGE, Expectation.Level.MAY, u, ulpdu, null,
+                        Reporter.accept(ErrorType.DDP_U_INVALID_MO));
             }
             m.coverage.add(mo, end);
         }

@@ -41,6 +41,11 @@ final class DirectionState {
     // RDMAP (RFC 5040)
     long terminateFrame = -1;
     boolean afterTerminateReported, afterExitReported;
+    /** FPDUs with PAD octets not zero (RFC 5044 §4.1), reported once per direction when the stream ends */
+    long padCount, padFirstOffset = -1;
+    int padFirstUlpduLength;
+    final long[] padFrames = new long[PAD_FRAMES];
+    static final int PAD_FRAMES = 8;
     /** frame of the last Send-type or Immediate Data message this side completed */
     long lastSendFrame = -1;
     /** requests this side sent, oldest first, whose responses have not started */

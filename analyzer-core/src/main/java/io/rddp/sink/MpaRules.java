@@ -43,11 +43,15 @@ final class MpaRules {
         }
         boolean enhancedFlag = (f.reserved() & ENHANCED_FLAG) != 0;
         if (f.revision() == 0) {
-            // RFC 5044 Appendix C: Rev 0 is the RDMA Consortium's MPA; §7.1.1 says senders set one
-            reporter.report(s, dir, Check.MPA_REVISION, Severity.WARNING, frame, name + " Rev 0: the RDMA"
-                    + " Consortium's MPA (RFC 5044 Appendix C), not RFC 5044's Rev 1");
+            // RFC 5044 §7.1.1: "senders MUST set this field to one" (RFC 6581: two). Rev 0 is the RDMA Consortium's
+            // MPA (Appendix C, informative): a Reply that answers a Rev 0 Request in kind is the interoperation
+            // Appendix C describes, so only a warning; starting with Rev 0 breaks the MUST
+            boolean inKind = f.kind() == MpaStartFrame.Kind.REPLY && s.request != null && s.request.revision() == 0;
+            reporter.report(s, dir, Check.MPA_REVISION, inKind ? Severity.WARNING : Severity.ERROR, frame, name
+                    + " Rev 0: the RDMA Consortium's MPA (RFC 5044 Appendix C), not RFC 5044's Rev 1"
+                    + (inKind ? ", answering the Rev 0 MPA Request in kind" : ""));
         } else if (f.revision() > 2) {
-            reporter.report(s, dir, Check.MPA_REVISION, Severity.WARNING, frame, name + " Rev " + f.revision()
+            reporter.report(s, dir, Check.MPA_REVISION, frame, name + " Rev " + f.revision()
                     + ": no RFC defines it (RFC 5044: 1, RFC 6581: 2)");
         }
         if (enhancedFlag && f.revision() < 2) {
@@ -251,13 +255,32 @@ final class MpaRules {
     }
 
     /**
-     * RFC 5044 §4.1: the sender MUST zero the PAD octets. The receiver gets nothing wrong from them (they are covered
-     * by the CRC and carry no data), so no Terminate is owed.
+     * RFC 5044 §4.1: the sender MUST zero the PAD octets, the receiver ignores them (they are covered by the CRC and
+     * carry no data), so no Terminate is owed. An implementation that leaves them unzeroed does so on every FPDU of
+     * that length: they are counted and reported once per direction, by {@link #padSummary}, with the first frames.
      */
     void pad(StreamState s, Direction dir, Fpdu f) {
-        reporter.report(s, dir, Check.MPA_PAD, f.frame(), "FPDU at stream offset " + f.offset() + " (ULPDU_Length "
-                + f.ulpduLength() + ") has " + f.padLength() + " PAD octet" + (f.padLength() > 1 ? "s" : "")
-                + " that are not all zero");
+        DirectionState d = s.dir(dir);
+        if (d.padCount < DirectionState.PAD_FRAMES) d.padFrames[(int) d.padCount] = f.frame();
+        if (d.padCount == 0) {
+            d.padFirstOffset = f.offset();
+            d.padFirstUlpduLength = f.ulpduLength();
+        }
+        d.padCount++;
+    }
+
+    /** The one mpa.pad violation of a direction, when its stream ends (see {@link #pad}). */
+    void padSummary(StreamState s, DirectionState d) {
+        if (d.padCount == 0) return;
+        int listed = (int) Math.min(d.padCount, DirectionState.PAD_FRAMES);
+        long[] others = java.util.Arrays.copyOfRange(d.padFrames, 1, listed);
+        StringBuilder frames = new StringBuilder();
+        for (int i = 0; i < listed; i++) frames.append(i == 0 ? "" : ", ").append(d.padFrames[i]);
+        reporter.report(s, d.direction, Check.MPA_PAD, d.padFrames[0], d.padCount + " FPDU"
+                + (d.padCount > 1 ? "s" : "") + " with PAD octets not all zero, the first at stream offset "
+                + d.padFirstOffset + " (ULPDU_Length " + d.padFirstUlpduLength + "); frame" + (listed > 1 ? "s " : " ")
+                + frames + (d.padCount > listed ? ", ..." : ""), others);
+        d.padCount = 0;
     }
 
     /** A Marker that disagrees with the ULPDU_Length framing (RFC 5044 §8 code 3). */

@@ -49,14 +49,17 @@ final class RdmapRules {
         }
         if (c.version() != 1 && !d.rdmapVersionReported) {
             d.rdmapVersionReported = true;
-            if (c.version() == 0) {
-                // RFC 5040 §4.1: 00b is the RDMA Consortium's RDMAP; "Both version numbers are valid.
-                // Interoperability is dependent on MPA protocol version negotiation"
+            if (c.version() == 0 && rdmacConnection(s)) {
+                // RV 0 is the RDMA Consortium's RDMAP; on a connection both sides opened with MPA Rev 0 (RFC 5044
+                // Appendix C) the peers run the RDMAC protocols, which RFC 5040 does not judge: only a warning
                 reporter.report(s, dir, Check.RDMAP_VERSION, Severity.WARNING, frame, "RDMAP version 0 (the RDMA"
-                        + " Consortium's RDMAP) in " + m.describe() + "; RFC 5040 peers use 1");
+                        + " Consortium's RDMAP) in " + m.describe() + " on an MPA Rev 0 (RDMAC) connection");
             } else {
+                // RFC 5040 §4.1: RV is one for this specification; §7.2 item 3 "the RDMA Version MUST be valid",
+                // Terminate 0/2/5 Invalid RDMAP version
                 reporter.report(s, dir, Check.RDMAP_VERSION, frame, "RDMAP version " + c.version() + " in "
-                        + m.describe() + " (valid: 1, or 0 for the RDMA Consortium's RDMAP)");
+                        + m.describe() + " (RFC 5040: 1" + (c.version() == 0 ? "; 0 is the RDMA Consortium's RDMAP,"
+                        + " valid only between RDMAC peers, which open with MPA Rev 0)" : ")"));
                 reporter.expect(s, dir, frame, Check.RDMAP_VERSION, Expectation.Level.MUST, h, ulpdu, null,
                         Reporter.accept(ErrorType.RDMA_INVALID_VERSION));
             }
@@ -108,6 +111,11 @@ final class RdmapRules {
             // RFC 5041 §5.2: the STag and TO of a zero-length tagged message are not checked
             m.registration = stags.resolve(s, dir, frame, m.stag, StagRules.Use.WRITE, h, ulpdu, null);
         }
+    }
+
+    // both start frames (those seen) say MPA Rev 0: the RDMA Consortium's protocols (RFC 5044 Appendix C)
+    private static boolean rdmacConnection(StreamState s) {
+        return s.request != null && s.request.revision() == 0 && (s.reply == null || s.reply.revision() == 0);
     }
 
     private static boolean zeroInvalidateStag(Opcode op) {
@@ -274,7 +282,7 @@ final class RdmapRules {
                     + ar.operationName() + "); RFC 7306 §10.1 defines FetchAdd (0) and CmpSwap (2)");
         }
         if (ar.reserved() != 0) {
-            reporter.emit(s, dir, Check.RDMAP_RESERVED, Severity.WARNING, null, "RFC 7306", "§5.2.1", frame,
+            reporter.emit(s, dir, Check.RDMAP_RESERVED, Severity.ERROR, null, "RFC 7306", "§5.2.1", frame,
                     new long[0], "Atomic Request Reserved bits 0x" + Integer.toHexString(ar.reserved()) + " not zero");
         }
         if ((ar.remoteTo() & 7) != 0) {
@@ -457,7 +465,7 @@ final class RdmapRules {
                     + " is not in RFC 5040 Figure 9, RFC 5041 §7.2, RFC 5044 §8 or RFC 6581 §8 (" + et.name() + ")");
         }
         if (t.reserved() != 0) {
-            reporter.emit(s, dir, Check.RDMAP_RESERVED, Severity.WARNING, null, "RFC 5040", "§4.8", frame,
+            reporter.emit(s, dir, Check.RDMAP_RESERVED, Severity.ERROR, null, "RFC 5040", "§4.8", frame,
                     new long[0], "Terminate Reserved bits 0x" + Integer.toHexString(t.reserved()) + " not zero");
         }
         headerControl(s, dir, frame, t, et);

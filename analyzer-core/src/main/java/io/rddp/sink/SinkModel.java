@@ -326,6 +326,7 @@ public final class SinkModel {
     private void finish(StreamState s, long frame, boolean captureEnded) {
         String why = captureEnded ? "the capture ended" : "the connection closed";
         for (DirectionState d : new DirectionState[]{s.c2s, s.s2c}) {
+            mpa.padSummary(s, d);
             ddp.abandon(s, d, frame, why);
             rdmap.unanswered(s, d, frame, why);
             rdmap.settleOwed(s, d, captureEnded ? "the capture ends" : "closed the connection");

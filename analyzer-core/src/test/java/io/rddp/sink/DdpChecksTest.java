@@ -71,11 +71,13 @@ class DdpChecksTest {
     }
 
     @Test
-    void reservedBitsAreAWarningOnly() {
+    void reservedBitsAreAnErrorOfTheSenderThatOwesNoTerminate() {
+        // RFC 5041 §4.1: Rsvd "MUST be set to zero on transmit, and not checked on receive"
         Recorder r = new Wire().started().send(C2S, RdmapEncoder.send(1, data(8), 1000).ddpReserved(5)).end();
         assertThat(r.ids()).containsExactly("ddp.reserved");
-        assertThat(r.violations.get(0).severity()).isEqualTo(Severity.WARNING);
+        assertThat(r.violations.get(0).severity()).isEqualTo(Severity.ERROR);
         assertThat(r.violations.get(0).errorType()).isNull();
+        assertThat(r.owed).isEmpty();
     }
 
     @Test
@@ -206,6 +208,27 @@ class DdpChecksTest {
         Recorder r = new Wire().started().seg(C2S, send(1, 0, 10, false)).seg(C2S, send(1, 5, 10, true)).end();
         assertThat(r.ids()).containsExactly("ddp.untagged.mo-order", "ddp.untagged.mo-coverage");
         assertThat(r.violations.get(1).message()).contains("overlaps 5 octets");
+        assertThat(r.violations.get(1).errorType()).isEqualTo(ErrorType.DDP_U_INVALID_MO);
+    }
+
+    @Test
+    void anOverlapFeedsTheTerminateCrossCheckAsAMayInvalidMo() {
+        // RFC 5041 §5.2: every octet once; §7.1 names no check for it, a receiver that tracks what it placed reports
+        // Invalid MO (§7.2): the Terminate is MAY, so another type is only a warning and none is owed
+        io.rddp.ddp.DdpSegment again = send(1, 5, 10, true);
+        Recorder r = new Wire().started().seg(C2S, send(1, 0, 10, false)).seg(C2S, again).end();
+        assertThat(r.owed).extracting(OwedTerminate::level, OwedTerminate::primary)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(OwedTerminate.Level.MAY,
+                        ErrorType.DDP_U_INVALID_MO));
+        Recorder wrong = new Wire().started().seg(C2S, send(1, 0, 10, false)).seg(C2S, again)
+                .terminate(S2C, Terminate.of(1, 2, 3, again.length(), again.header(), null)).end();
+        Violation mismatch = wrong.violations.stream().filter(v -> v.id().equals("rdmap.terminate.mismatch"))
+                .findFirst().orElseThrow();
+        assertThat(mismatch.severity()).isEqualTo(Severity.WARNING);
+        assertThat(mismatch.errorType()).isEqualTo(ErrorType.DDP_U_INVALID_MO);
+        Recorder right = new Wire().started().seg(C2S, send(1, 0, 10, false)).seg(C2S, again)
+                .terminate(S2C, Terminate.of(1, 2, 4, again.length(), again.header(), null)).end();
+        assertThat(right.ids()).doesNotContain("rdmap.terminate.mismatch", "rdmap.terminate.unexplained");
     }
 
     @Test

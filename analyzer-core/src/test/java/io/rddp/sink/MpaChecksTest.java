@@ -82,13 +82,45 @@ class MpaChecksTest {
     }
 
     @Test
-    void revisionZeroAndThreeAreWarnings() {
+    void revisionZeroAndThreeBreakTheSendersMust() {
+        // RFC 5044 §7.1.1: "senders MUST set this field to one" (RFC 6581: two)
         MpaStartFrame rev0 = new MpaStartFrame(Kind.REQUEST, true, false, false, false, 0, 0, 0, new byte[0], null);
         MpaStartFrame rev3 = new MpaStartFrame(Kind.REPLY, true, false, false, false, 0, 3, 0, new byte[0], null);
         Recorder r = new Wire().start(C2S, rev0).start(S2C, rev3).end();
         assertThat(r.ids()).containsExactly("mpa.start.rev", "mpa.start.rev");
-        assertThat(r.violations).allMatch(v -> v.severity() == Severity.WARNING);
+        assertThat(r.violations).allMatch(v -> v.severity() == Severity.ERROR);
         assertThat(r.violations.get(1).message()).contains("Rev 3");
+    }
+
+    @Test
+    void aRev0ReplyToARev0RequestIsRdmacInteroperationAndOnlyAWarning() {
+        // RFC 5044 Appendix C: a responder may answer an RDMA Consortium MPA peer in kind
+        MpaStartFrame rev0 = new MpaStartFrame(Kind.REQUEST, true, false, false, false, 0, 0, 0, new byte[0], null);
+        MpaStartFrame rep0 = new MpaStartFrame(Kind.REPLY, true, false, false, false, 0, 0, 0, new byte[0], null);
+        Recorder r = new Wire().start(C2S, rev0).start(S2C, rep0).end();
+        assertThat(r.violations).extracting(Violation::severity).containsExactly(Severity.ERROR, Severity.WARNING);
+        assertThat(r.violations.get(1).message()).contains("in kind");
+    }
+
+    @Test
+    void unzeroedPadIsOneErrorPerDirectionWithTheCountAndTheFirstFrames() {
+        // RFC 5044 §4.1: PAD "MUST be set to zero by the sender and ignored by the receiver": an implementation that
+        // leaves it unzeroed does so on every FPDU of that length, so one report per direction, no Terminate
+        Wire w = new Wire().started();
+        for (int i = 0; i < 10; i++) w.unzeroedPad(C2S, RdmapEncoder.send(1 + i, data(2), 1000));
+        w.unzeroedPad(S2C, RdmapEncoder.send(1, data(3), 1000));
+        Recorder r = w.end();
+        assertThat(r.ids()).containsExactly("mpa.pad", "mpa.pad");
+        Violation c2s = r.violations.get(0);
+        assertThat(c2s.severity()).isEqualTo(Severity.ERROR);
+        assertThat(c2s.errorType()).isNull();
+        assertThat(c2s.frame()).isEqualTo(3);
+        assertThat(c2s.frames()).containsExactly(3L, 4L, 5L, 6L, 7L, 8L, 9L, 10L);
+        assertThat(c2s.message()).startsWith("10 FPDUs with PAD octets not all zero").contains("frames 3, 4, 5")
+                .endsWith(", ...");
+        assertThat(r.violations.get(1).message()).startsWith("1 FPDU with PAD octets not all zero")
+                .contains("frame 13");
+        assertThat(r.owed).isEmpty();
     }
 
     @Test
@@ -101,11 +133,12 @@ class MpaChecksTest {
     }
 
     @Test
-    void reservedBitsAndRejectInARequestAreWarnings() {
+    void reservedBitsAndRejectInARequestAreErrors() {
+        // RFC 5044 §7.1.1: Res "MUST be set to zero when sending, and not checked on reception"
         MpaStartFrame req = new MpaStartFrame(Kind.REQUEST, true, false, false, true, 0x01, 1, 0, new byte[0], null);
         Recorder r = new Wire().start(C2S, req).start(S2C, StartFrames.reply(null)).end();
         assertThat(r.ids()).containsExactly("mpa.start.reserved", "mpa.start.reserved");
-        assertThat(r.violations).allMatch(v -> v.severity() == Severity.WARNING);
+        assertThat(r.violations).allMatch(v -> v.severity() == Severity.ERROR && v.errorType() == null);
     }
 
     @Test

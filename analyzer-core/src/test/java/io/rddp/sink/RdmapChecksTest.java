@@ -2,6 +2,7 @@ package io.rddp.sink;
 
 import io.rddp.ddp.DdpSegment;
 import io.rddp.ddp.UntaggedHeader;
+import io.rddp.mpa.MpaStartFrame;
 import io.rddp.rdmap.AtomicRequest;
 import io.rddp.rdmap.AtomicResponse;
 import io.rddp.rdmap.Opcode;
@@ -33,18 +34,41 @@ class RdmapChecksTest {
     }
 
     @Test
-    void rdmaConsortiumVersionZeroIsAWarning() {
-        Recorder r = wire().send(C2S, RdmapEncoder.send(2, data(4), 1000).rdmaVersion(0)).end();
-        assertThat(r.ids()).containsExactly("rdmap.version");
-        assertThat(r.violations.get(0).severity()).isEqualTo(Severity.WARNING);
+    void versionZeroOnAnRfcConnectionIsAnInvalidVersionThatOwesATerminate() {
+        // RFC 5040 §4.1: RV is one; §7.2 item 3 "the RDMA Version MUST be valid": 0/2/5. RV 0 is the RDMAC's RDMAP,
+        // which a peer that opened with MPA Rev 1 or 2 does not speak
+        Recorder r = wire().send(C2S, RdmapEncoder.send(2, data(4), 1000).rdmaVersion(0))
+                .send(S2C, RdmapEncoder.send(1, data(4), 1000)).end();
+        assertThat(r.ids()).containsExactly("rdmap.version", "rdmap.terminate.missing");
+        assertThat(r.violations.get(0).severity()).isEqualTo(Severity.ERROR);
+        assertThat(r.violations.get(0).errorType()).isEqualTo(ErrorType.RDMA_INVALID_VERSION);
+        assertThat(r.owed).extracting(OwedTerminate::primary).containsExactly(ErrorType.RDMA_INVALID_VERSION);
     }
 
     @Test
-    void reservedControlBitsAndANonZeroInvalidateFieldAreWarnings() {
+    void versionZeroBetweenRdmacPeersIsOnlyAWarning() {
+        // both start frames say MPA Rev 0 (RFC 5044 Appendix C): the RDMA Consortium's protocols, RV 0 included
+        MpaStartFrame req = new MpaStartFrame(MpaStartFrame.Kind.REQUEST, true, false, false, false, 0, 0, 0,
+                new byte[0], null);
+        MpaStartFrame rep = new MpaStartFrame(MpaStartFrame.Kind.REPLY, true, false, false, false, 0, 0, 0,
+                new byte[0], null);
+        Recorder r = new Wire().start(C2S, req).start(S2C, rep)
+                .send(C2S, RdmapEncoder.send(1, data(4), 1000).rdmaVersion(0)).end();
+        assertThat(r.ids()).containsExactly("mpa.start.rev", "mpa.start.rev", "rdmap.version");
+        assertThat(r.violations).extracting(Violation::severity)
+                .containsExactly(Severity.ERROR, Severity.WARNING, Severity.WARNING);
+        assertThat(r.owed).isEmpty();
+    }
+
+    @Test
+    void reservedControlBitsAndANonZeroInvalidateFieldAreErrorsThatOweNoTerminate() {
+        // RFC 5040 §4.1: "MUST be set to zero on transmit", not checked on receive
         Recorder r = wire().send(C2S, RdmapEncoder.send(2, data(4), 1000).rdmapReserved(1))
                 .send(C2S, RdmapEncoder.send(3, data(4), 1000).invalidateStag(0x99)).end();
         assertThat(r.ids()).containsExactly("rdmap.reserved", "rdmap.reserved");
+        assertThat(r.violations).allMatch(v -> v.severity() == Severity.ERROR && v.errorType() == null);
         assertThat(r.violations.get(1).message()).contains("Invalidate STag field 0x99");
+        assertThat(r.owed).isEmpty();
     }
 
     @Test

@@ -74,6 +74,19 @@ final class Wire {
         return this;
     }
 
+    /** Each segment as an FPDU whose PAD octets are not zero (RFC 5044 §4.1), as the MPA layer hands it over. */
+    Wire unzeroedPad(Direction d, RdmapEncoder.Builder message) {
+        for (DdpSegment s : message.segments()) {
+            java.nio.ByteBuffer ulpdu = s.toByteBuffer();
+            int len = ulpdu.remaining();
+            int pad = io.rddp.mpa.Fpdu.padLength(len);
+            long f = ++frame;
+            model.onFpdu(stream, d, new io.rddp.mpa.Fpdu(100L * f, f, f, len, ulpdu, pad, 0, true, 0, true, false,
+                    pad == 0), s, null);
+        }
+        return this;
+    }
+
     Wire badCrc(Direction d, RdmapEncoder.Builder message) {
         for (DdpSegment s : message.segments()) model.onSegment(stream, d, ++frame, false, s, null);
         return this;

@@ -623,9 +623,10 @@ public final class QueuePair {
         }
         Violation error = null;
         for (Violation v : pduViolations) {
-            // a receiver ignores PAD (RFC 5044 §4.1) and the peer's own Terminate conduct (RFC 5040 §5.4)
+            // a receiver ignores PAD and reserved fields (RFC 5044 §4.1, RFC 5041 §4.1, RFC 5040 §4.1: "not checked
+            // on receive") and the peer's own Terminate conduct (RFC 5040 §5.4)
             if (v.severity() == Severity.ERROR && !ignored.contains(v.check()) && v.layer() != Layer.RPCRDMA
-                    && v.check() != Check.MPA_PAD && !v.id().startsWith("rdmap.terminate.")) {
+                    && !v.check().receiverIgnores() && !v.id().startsWith("rdmap.terminate.")) {
                 error = v;
                 break;
             }
