@@ -92,6 +92,7 @@ public final class MpaDecoder implements TcpListener {
     private final MpaListener listener;
     private final Options options;
     private final Map<TcpConnection, Conn> conns = new HashMap<>();
+    private final io.rddp.tcp.ConnectionCache<Conn> cache = new io.rddp.tcp.ConnectionCache<>();
     private final CRC32C crc32c = new CRC32C();
     private final Chain chain = new Chain();
     private final Chain best = new Chain();
@@ -145,6 +146,7 @@ public final class MpaDecoder implements TcpListener {
             settle(c);
         }
         conns.clear();
+        cache.clear();
     }
 
     /** TCP forgets the connection (evicted, 4-tuple reused, end of capture): settle it and free its state. */
@@ -154,6 +156,7 @@ public final class MpaDecoder implements TcpListener {
         if (c == null) return;
         settle(c);
         conns.remove(connection);
+        cache.remove(connection);
     }
 
     private void settle(Conn c) {
@@ -214,6 +217,7 @@ public final class MpaDecoder implements TcpListener {
         }
         if (c.c2s.closed && c.s2c.closed) {
             conns.remove(connection);
+            cache.remove(connection);
         }
     }
 
@@ -224,7 +228,12 @@ public final class MpaDecoder implements TcpListener {
     }
 
     private Conn conn(TcpConnection connection) {
-        return conns.computeIfAbsent(connection, Conn::new);
+        Conn c = cache.get(connection);
+        if (c == null) {
+            c = conns.computeIfAbsent(connection, Conn::new);
+            cache.put(connection, c);
+        }
+        return c;
     }
 
     // ---------------------------------------------------------------- byte plumbing
