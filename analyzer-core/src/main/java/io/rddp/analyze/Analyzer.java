@@ -97,9 +97,9 @@ public final class Analyzer {
     }
 
     /**
-     * Threads to use: 1 decodes and judges on the caller's thread; 2 or more decode on the caller's thread and judge
-     * on a second one ({@link JudgeThread}), with the same report. More than two are not used yet. An observer sees
-     * views that must be valid during its calls, so with one the pass stays on one thread.
+     * Threads to use: 1 decodes and judges on the caller's thread; with 2 or more the layers above MPA framing and
+     * the sink model run on a second one ({@link DecodePipeline#threads}), with the same report. An observer (the
+     * GUI) is called on the caller's thread, so with one the pass stays on one thread.
      */
     public Analyzer threads(int threads) {
         if (threads < 1) throw new IllegalArgumentException("threads must be at least 1");
@@ -127,16 +127,14 @@ public final class Analyzer {
         c.learner = profile.learner(registry, c::onNotice);
         long[] frames = {0};
         String error = null;
-        JudgeThread judge = threads > 1 && observer == null ? new JudgeThread(c, profile) : null;
         try {
-            new DecodePipeline(new RpcRdmaStage(judge != null ? judge : c, decodeAs), limits.tcp()).run(reader, () -> {
-                frames[0]++;
-                perFrame.run();
-            });
+            new DecodePipeline(new RpcRdmaStage(c, decodeAs), limits.tcp()).threads(observer == null ? threads : 1)
+                    .run(reader, () -> {
+                        frames[0]++;
+                        perFrame.run();
+                    });
         } catch (CaptureException e) {
             error = e.getMessage();
-        } finally {
-            if (judge != null) judge.finish();
         }
         model.onEnd();
         if (c.streamsNotListed > 0) {
@@ -157,7 +155,7 @@ public final class Analyzer {
     }
 
     /** Pipeline events in, model events out; keeps only what the report needs. */
-    private static final class Collector implements JudgeThread.Judge, SinkListener {
+    private static final class Collector implements RpcRdmaListener, SinkListener {
         SinkModel model;
         UlpProfile.Learner learner;
         final AnalysisLimits limits;
@@ -190,17 +188,12 @@ public final class Analyzer {
 
         @Override
         public void onPdu(Pdu pdu, RpcRdmaMessage message, ChunkMove move) {
-            onPdu(pdu, message, move, profile.advertisement(pdu));
-        }
-
-        @Override
-        public void onPdu(Pdu pdu, RpcRdmaMessage message, ChunkMove move, UlpProfile.Advertisement ad) {
             pdus++;
             int stream = pdu.stream();
             if (pdu.startFrame() != null) {
                 model.onStartFrame(stream, pdu.direction(), pdu.startFrame(), pdu.frame());
             } else if (pdu.ddp() != null) {
-                learner.onPdu(pdu, ad); // before the model: an advertisement precedes every use of its STag
+                learner.onPdu(pdu, profile.advertisement(pdu)); // before the model: an advertisement precedes every use of its STag
                 learner.onRpcRdma(pdu, message);
                 model.onFpdu(stream, pdu.direction(), pdu.fpdu(), pdu.ddp(), pdu.rdmap());
                 if (message != null || move != null) {

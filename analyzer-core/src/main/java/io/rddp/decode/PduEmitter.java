@@ -16,7 +16,7 @@ import io.rddp.tcp.TcpConnection;
  * hands the segment to the DDP message assembler. Shared by the capture pipeline and the live stream decoder, which
  * differ only in where frame numbers and times come from.
  */
-final class PduEmitter implements MpaListener {
+final class PduEmitter implements Downstream {
 
     /** Where the frame being processed, and the times of recent frames, come from. */
     interface Clock {
@@ -84,5 +84,31 @@ final class PduEmitter implements MpaListener {
     @Override
     public void onNotice(Notice notice) {
         listener.onNotice(notice);
+    }
+
+    @Override
+    public void onConnection(TcpConnection connection) {
+        listener.onConnection(connection);
+    }
+
+    @Override
+    public void onGap(TcpConnection connection, Direction direction, long offset, long length, long frame) {
+        listener.onGap(connection, direction, offset, length, frame);
+    }
+
+    @Override
+    public void onClose(TcpConnection connection, Direction direction, boolean reset, long frame) {
+        listener.onClose(connection, direction, reset, frame);
+    }
+
+    @Override
+    public void onConnectionEnd(TcpConnection connection, long frame, boolean captureEnded) {
+        ddp.end(connection);
+        listener.onConnectionEnd(connection, frame, captureEnded);
+    }
+
+    @Override
+    public void endAll() {
+        ddp.endAll();
     }
 }
