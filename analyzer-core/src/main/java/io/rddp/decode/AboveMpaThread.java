@@ -33,7 +33,7 @@ final class AboveMpaThread implements Downstream {
     static final int QUEUE_BATCHES = 32;
     private static final Object[] END = new Object[0];
 
-    private final Downstream above;
+    private final PduEmitter above;
     private final ReplayClock clock;
     private final PduEmitter.Clock readerClock;
     private final BlockingQueue<Object[]> queue = new ArrayBlockingQueue<>(QUEUE_BATCHES);
@@ -47,7 +47,7 @@ final class AboveMpaThread implements Downstream {
      * @param clock       the upper half's clock, set to each event's frame before it is replayed
      * @param readerClock the reading thread's clock, read when an event is handed over
      */
-    AboveMpaThread(Downstream above, ReplayClock clock, PduEmitter.Clock readerClock) {
+    AboveMpaThread(PduEmitter above, ReplayClock clock, PduEmitter.Clock readerClock) {
         this.above = above;
         this.clock = clock;
         this.readerClock = readerClock;
@@ -184,18 +184,20 @@ final class AboveMpaThread implements Downstream {
         final TcpConnection c;
         final Direction d;
         final Fpdu fpdu;
+        final PduEmitter.Parsed parsed;
         final Time time;
 
-        FpduEvent(TcpConnection c, Direction d, Fpdu fpdu, Time time) {
+        FpduEvent(TcpConnection c, Direction d, Fpdu fpdu, PduEmitter.Parsed parsed, Time time) {
             this.c = c;
             this.d = d;
             this.fpdu = fpdu;
+            this.parsed = parsed;
             this.time = time;
         }
 
         void replay(AboveMpaThread t) {
             time.apply(t.clock);
-            t.above.onFpdu(c, d, fpdu);
+            t.above.onFpdu(c, d, fpdu, parsed);
         }
     }
 
@@ -238,7 +240,8 @@ final class AboveMpaThread implements Downstream {
 
     @Override
     public void onFpdu(TcpConnection c, Direction d, Fpdu fpdu) {
-        add(new FpduEvent(c, d, fpdu, now(fpdu.inferred() ? fpdu.frame() : -1)));
+        // headers parsed here, while this thread's cache holds the octets it just framed and checked
+        add(new FpduEvent(c, d, fpdu, PduEmitter.Parsed.of(fpdu), now(fpdu.inferred() ? fpdu.frame() : -1)));
     }
 
     @Override

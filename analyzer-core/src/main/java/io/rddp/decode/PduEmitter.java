@@ -51,19 +51,37 @@ final class PduEmitter implements Downstream {
                 null));
     }
 
+    /** The DDP segment and RDMAP header(s) of an FPDU, or why they did not parse (then {@code layer} says where). */
+    record Parsed(DdpSegment seg, RdmapPdu rdmap, String problem, String layer) {
+        static Parsed of(Fpdu fpdu) {
+            DdpSegment seg = null;
+            try {
+                seg = DdpSegment.parse(fpdu.ulpdu());
+                return new Parsed(seg, RdmapDecoder.decode(seg), null, null);
+            } catch (MalformedException e) {
+                return new Parsed(seg, null, e.getMessage(), seg == null ? "ddp" : "rdmap");
+            }
+        }
+    }
+
     @Override
     public void onFpdu(TcpConnection c, Direction d, Fpdu fpdu) {
+        onFpdu(c, d, fpdu, Parsed.of(fpdu));
+    }
+
+    /**
+     * As {@link #onFpdu(TcpConnection, Direction, Fpdu)} with the headers already parsed: {@link AboveMpaThread}
+     * parses them on the reading thread, whose cache still holds the octets it just framed and checked.
+     */
+    void onFpdu(TcpConnection c, Direction d, Fpdu fpdu, Parsed parsed) {
         long frameNumber = clock.frame();
-        DdpSegment seg = null;
-        RdmapPdu rdmap = null;
-        String problem = null;
-        try {
-            seg = DdpSegment.parse(fpdu.ulpdu());
-            rdmap = RdmapDecoder.decode(seg);
-        } catch (MalformedException e) {
-            problem = e.getMessage();
-            listener.onNotice(new Notice(Notice.Severity.WARNING, seg == null ? "ddp" : "rdmap", frameNumber,
-                    c.index(), fpdu.offset(), e.getMessage()));
+        DdpSegment seg = parsed.seg();
+        RdmapPdu rdmap = parsed.rdmap();
+        String problem = parsed.problem();
+        if (problem != null) {
+            listener.onNotice(new Notice(Notice.Severity.WARNING, parsed.layer(), frameNumber, c.index(),
+                    fpdu.offset(), problem));
+            rdmap = null;
         }
         long pduFrame = frameNumber, pduTime = clock.timestamp();
         // an FPDU held back while MPA parameters were inferred carries the frame (and time) of its last byte
