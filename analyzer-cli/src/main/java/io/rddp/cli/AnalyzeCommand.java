@@ -82,6 +82,9 @@ final class AnalyzeCommand implements Callable<Integer> {
     @Option(names = "--no-progress", description = "Never show the progress bar.")
     boolean noProgress;
 
+    @Option(names = "--threads", paramLabel = "N", description = "Threads per capture: 1 decodes and judges on one; 2 or more decode on one and judge on another, with the same report (default: the cores, ${DEFAULT-VALUE}).")
+    int threads = Runtime.getRuntime().availableProcessors();
+
     @Option(names = "--limits", description = "Print every cap that bounds an analysis, with its value, and exit.")
     boolean printLimits;
 
@@ -131,6 +134,10 @@ final class AnalyzeCommand implements Callable<Integer> {
         if (problem == null && live.live() && files != null && !files.isEmpty()) problem = "give either FILEs or -i IFACE";
         if (problem != null) {
             err.println("rddp: " + problem);
+            return Main.EXIT_BAD_INPUT;
+        }
+        if (threads < 1 || threads > 256) {
+            err.println("rddp: --threads must be 1..256, not " + threads);
             return Main.EXIT_BAD_INPUT;
         }
         if (!live.live() && (files == null || files.isEmpty())) {
@@ -232,7 +239,8 @@ final class AnalyzeCommand implements Callable<Integer> {
         try (CaptureReader reader = DecodeCommand.open(file, err)) {
             if (reader == null) return null;
             try (Progress progress = Progress.start(reader, noProgress ? Progress.Mode.OFF : Progress.Mode.AUTO)) {
-                return new Analyzer(limits(), registry, profile).decodeAs(decodeAs.mode).run(reader, progress::update);
+                return new Analyzer(limits(), registry, profile).decodeAs(decodeAs.mode).threads(threads)
+                        .run(reader, progress::update);
             }
         } catch (IOException e) {
             err.println("rddp: " + file + ": " + e.getMessage());

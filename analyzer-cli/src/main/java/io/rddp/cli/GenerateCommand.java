@@ -48,8 +48,11 @@ final class GenerateCommand implements Callable<Integer> {
     @Option(names = "--message-size", paramLabel = "BYTES", description = "Payload per message of the stream scenarios (default ${DEFAULT-VALUE}).")
     int messageSize = 65536;
 
-    @Option(names = "--mss", paramLabel = "BYTES", description = "TCP maximum segment size (default ${DEFAULT-VALUE}); FPDUs are sized to fit one segment.")
-    int mss = 1460;
+    @Option(names = "--mss", paramLabel = "BYTES", description = "TCP maximum segment size (default 1448 for busy-rnic, 1460 for the others); FPDUs are sized to fit one segment.")
+    int mss;
+
+    @Option(names = "--connections", paramLabel = "N", description = "Connections of busy-rnic (default 64).")
+    int connections;
 
     @Option(names = "--crc", description = "Negotiate CRC32c (markers-crc always does).")
     boolean crc;
@@ -71,15 +74,17 @@ final class GenerateCommand implements Callable<Integer> {
                     : "an output file is needed (-o OUT)") + "; see 'rddp generate --list' and --help");
             return Main.EXIT_BAD_INPUT;
         }
-        if (messageSize < 0 || messageSize > (1 << 30) || mss < 64 || mss > 65495) {
-            err.println("rddp: --message-size must be 0..2^30 and --mss 64..65495");
+        if (messageSize < 0 || messageSize > (1 << 30) || (mss != 0 && (mss < 64 || mss > 65495))
+                || connections < 0 || connections > Generator.MAX_CONNECTIONS) {
+            err.println("rddp: --message-size must be 0..2^30, --mss 64..65495 and --connections 1.."
+                    + Generator.MAX_CONNECTIONS);
             return Main.EXIT_BAD_INPUT;
         }
         String name = output.getFileName().toString().toLowerCase(Locale.ROOT).replaceFirst("\\.gz$", "");
         try (CaptureWriter w = name.endsWith(".pcapng") ? PcapngWriter.create(output, LinkType.ETHERNET)
                 : PcapWriter.create(output, LinkType.ETHERNET, true)) {
             Generator.Summary sum = Generator.generate(s,
-                    new Generator.Options(size, count, messageSize, mss, crc, seed), w);
+                    new Generator.Options(size, count, messageSize, mss, crc, seed, connections), w);
             err.printf("rddp: wrote %s: %d frames, %d messages, about %d bytes%n", output, sum.frames(), sum.messages(), sum.bytes());
             return Main.EXIT_OK;
         } catch (IOException e) {

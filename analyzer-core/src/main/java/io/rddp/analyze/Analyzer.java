@@ -40,6 +40,7 @@ public final class Analyzer {
     private final UlpProfile profile;
     private RpcRdmaStage.DecodeAs decodeAs = RpcRdmaStage.DecodeAs.AUTO;
     private Observer observer;
+    private int threads = 1;
 
     /**
      * Sees the pass as it goes, for the GUI and filters: every PDU (after the model judged it, so the violations it
@@ -95,6 +96,17 @@ public final class Analyzer {
         return this;
     }
 
+    /**
+     * Threads to use: 1 decodes and judges on the caller's thread; with 2 or more the layers above MPA framing and
+     * the sink model run on a second one ({@link DecodePipeline#threads}), with the same report. An observer (the
+     * GUI) is called on the caller's thread, so with one the pass stays on one thread.
+     */
+    public Analyzer threads(int threads) {
+        if (threads < 1) throw new IllegalArgumentException("threads must be at least 1");
+        this.threads = threads;
+        return this;
+    }
+
     /** Adds an observer of the pass (one; null removes it). */
     public Analyzer observe(Observer observer) {
         this.observer = observer;
@@ -109,17 +121,18 @@ public final class Analyzer {
      * @throws IOException only for failures of the reader itself that are not about the file's content
      */
     public Analysis run(CaptureReader reader, Runnable perFrame) throws IOException {
-        Collector c = new Collector(limits, observer == null ? new Observer() { } : observer);
+        Collector c = new Collector(limits, observer == null ? new Observer() { } : observer, profile);
         SinkModel model = new SinkModel(options, registry, c);
         c.model = model;
         c.learner = profile.learner(registry, c::onNotice);
         long[] frames = {0};
         String error = null;
         try {
-            new DecodePipeline(new RpcRdmaStage(c, decodeAs), limits.tcp()).run(reader, () -> {
-                frames[0]++;
-                perFrame.run();
-            });
+            new DecodePipeline(new RpcRdmaStage(c, decodeAs), limits.tcp()).threads(observer == null ? threads : 1)
+                    .run(reader, () -> {
+                        frames[0]++;
+                        perFrame.run();
+                    });
         } catch (CaptureException e) {
             error = e.getMessage();
         }
@@ -153,10 +166,12 @@ public final class Analyzer {
         long violationsDropped;
 
         final Observer observer;
+        final UlpProfile profile;
 
-        Collector(AnalysisLimits limits, Observer observer) {
+        Collector(AnalysisLimits limits, Observer observer, UlpProfile profile) {
             this.limits = limits;
             this.observer = observer;
+            this.profile = profile;
         }
         final List<Violation> violations = new ArrayList<>();
         final List<Notice> notices = new ArrayList<>();
@@ -178,7 +193,7 @@ public final class Analyzer {
             if (pdu.startFrame() != null) {
                 model.onStartFrame(stream, pdu.direction(), pdu.startFrame(), pdu.frame());
             } else if (pdu.ddp() != null) {
-                learner.onPdu(pdu); // before the model: an advertisement precedes every use of its STag
+                learner.onPdu(pdu, profile.advertisement(pdu)); // before the model: an advertisement precedes every use of its STag
                 learner.onRpcRdma(pdu, message);
                 model.onFpdu(stream, pdu.direction(), pdu.fpdu(), pdu.ddp(), pdu.rdmap());
                 if (message != null || move != null) {

@@ -29,6 +29,11 @@ interface ByteSource extends Closeable {
     /** True when the bytes available end where the file ends. */
     boolean atEof();
 
+    /** Whether a buffer once handed out is never written again (see {@link CaptureReader#stableViews()}). */
+    default boolean stable() {
+        return false;
+    }
+
     /** Largest number of bytes one {@link #ensure} can make available. */
     long maxSpan();
 }

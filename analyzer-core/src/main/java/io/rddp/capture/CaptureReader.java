@@ -22,4 +22,12 @@ public interface CaptureReader extends Closeable {
 
     /** A short name of the format: "pcap", "pcapng", with "+gzip" when compressed. */
     String format();
+
+    /**
+     * Whether the bytes of a frame's data stay as they are after {@link #next} returns (the reader never writes over
+     * a buffer it handed out), so views of them may be read later, by another thread. False unless a reader knows.
+     */
+    default boolean stableViews() {
+        return false;
+    }
 }

@@ -66,6 +66,12 @@ final class FileWindowSource implements ByteSource {
         return (int) Math.min(length, n);
     }
 
+    /** Every window is a fresh array, so a view of an earlier one keeps its bytes. */
+    @Override
+    public boolean stable() {
+        return true;
+    }
+
     @Override
     public ByteBuffer buffer() {
         return map;

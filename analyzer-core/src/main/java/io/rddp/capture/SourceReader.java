@@ -10,6 +10,7 @@ import java.nio.ByteOrder;
  * file offset minus {@link #base}.
  */
 abstract class SourceReader implements CaptureReader {
+    private final boolean stable;
     protected final ByteSource source;
     protected final String name;
     private final String format;
@@ -30,6 +31,7 @@ abstract class SourceReader implements CaptureReader {
     SourceReader(ByteSource source, String name, String format, long size, CountingInputStream compressed,
                  long position) {
         this.source = source;
+        this.stable = source.stable();
         this.name = name;
         this.format = format;
         this.size = size;
@@ -81,5 +83,10 @@ abstract class SourceReader implements CaptureReader {
     @Override
     public void close() throws IOException {
         source.close();
+    }
+
+    @Override
+    public boolean stableViews() {
+        return stable;
     }
 }

@@ -28,9 +28,8 @@ public record DdpSegment(DdpHeader header, ByteBuffer payload) {
      */
     public static DdpSegment parse(ByteBuffer ulpdu) throws MalformedException {
         DdpHeader header = DdpHeader.parse(ulpdu);
-        ByteBuffer payload = ulpdu.duplicate();
-        payload.position(ulpdu.position() + header.headerLength());
-        return new DdpSegment(header, payload.slice());
+        int hl = header.headerLength();
+        return new DdpSegment(header, ulpdu.slice(ulpdu.position() + hl, ulpdu.remaining() - hl));
     }
 
     public int payloadLength() {

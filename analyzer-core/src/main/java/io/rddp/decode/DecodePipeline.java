@@ -1,8 +1,13 @@
 package io.rddp.decode;
 
+import io.rddp.Notice;
 import io.rddp.capture.CaptureReader;
 import io.rddp.capture.Frame;
+import io.rddp.mpa.Fpdu;
 import io.rddp.mpa.MpaDecoder;
+import io.rddp.mpa.MpaStartFrame;
+import io.rddp.tcp.Direction;
+import io.rddp.tcp.TcpConnection;
 import io.rddp.tcp.PacketDecoder;
 import io.rddp.tcp.TcpReassembler;
 import io.rddp.tcp.TcpSegment;
@@ -31,6 +36,10 @@ public final class DecodePipeline {
     private final long[] recentTimestamps = new long[RECENT];
 
     private final TcpEvents tcpEvents;
+    private final Clock clock = new Clock();
+    /** where what MPA framed goes: the layers above on this thread, or the thread that runs them */
+    private final Route route = new Route();
+    private int threads = 1;
 
     public DecodePipeline(PduListener listener) {
         this(listener, TcpReassembler.Limits.defaults());
@@ -39,11 +48,24 @@ public final class DecodePipeline {
     /** With TCP's caps on connections and buffered bytes (hostile captures; see {@link TcpReassembler.Limits}). */
     public DecodePipeline(PduListener listener, TcpReassembler.Limits limits) {
         this.listener = listener;
-        this.packets = new PacketDecoder(listener::onNotice);
+        this.packets = new PacketDecoder(n -> route.target.onNotice(n));
         this.ddp = new DdpStage(listener);
-        this.mpa = new MpaDecoder(new PduEmitter(listener, ddp, new Clock()));
-        this.tcpEvents = new TcpEvents(mpa, listener, ddp);
+        route.target = new PduEmitter(listener, ddp, clock);
+        this.mpa = new MpaDecoder(route);
+        this.tcpEvents = new TcpEvents(mpa, route);
         this.tcp = new TcpReassembler(tcpEvents, limits);
+    }
+
+    /**
+     * Threads to decode with: 1, or 2 to run the layers above MPA framing, and the listener, on a second thread
+     * ({@link AboveMpaThread}); the listener sees the same events in the same order either way. Two are used only
+     * for captures whose frame views stay valid ({@link CaptureReader#stableViews()}: files, not compressed or piped
+     * input); more than two are not used yet.
+     */
+    public DecodePipeline threads(int threads) {
+        if (threads < 1) throw new IllegalArgumentException("threads must be at least 1");
+        this.threads = threads;
+        return this;
     }
 
     /** The MPA layer's state, for callers that want negotiated parameters of a connection. */
@@ -63,6 +85,34 @@ public final class DecodePipeline {
      *                                          and streams were flushed as at a normal end
      */
     public void run(CaptureReader reader, Runnable perFrame) throws IOException {
+        AboveMpaThread above = null;
+        if (threads > 1 && reader.stableViews()) {
+            AboveMpaThread.ReplayClock replay = new AboveMpaThread.ReplayClock();
+            above = new AboveMpaThread(new PduEmitter(listener, ddp, replay), replay, clock);
+        }
+        if (above == null) {
+            read(reader, perFrame);
+            return;
+        }
+        Downstream direct = route.target;
+        route.target = above;
+        mpa.detachViews(true);
+        try {
+            read(reader, perFrame);
+        } catch (IOException e) {
+            above.finish(); // a file that turns bad: what was read before is decoded to the end all the same
+            throw e;
+        } catch (RuntimeException | Error e) {
+            above.abandon();
+            throw e;
+        } finally {
+            route.target = direct;
+            mpa.detachViews(false);
+        }
+        above.finish();
+    }
+
+    private void read(CaptureReader reader, Runnable perFrame) throws IOException {
         try {
             while (reader.next(frame)) {
                 if (firstTimestamp == Long.MIN_VALUE) firstTimestamp = frame.timestampNanos;
@@ -76,7 +126,58 @@ public final class DecodePipeline {
             tcpEvents.captureEnded = true;
             tcp.finish(frameNumber);
             mpa.finish();
-            ddp.endAll();
+            route.target.endAll();
+        }
+    }
+
+    /** Forwards to the current target, so the layers below need not know whether the layers above are threaded. */
+    private static final class Route implements Downstream {
+        Downstream target;
+
+        @Override
+        public void onStartFrame(TcpConnection c, Direction d, MpaStartFrame start, long offset, long firstFrame,
+                                 long frameNo) {
+            target.onStartFrame(c, d, start, offset, firstFrame, frameNo);
+        }
+
+        @Override
+        public void onFpdu(TcpConnection c, Direction d, Fpdu fpdu) {
+            target.onFpdu(c, d, fpdu);
+        }
+
+        @Override
+        public void onMarkerError(TcpConnection c, Direction d, long offset, long frame, String detail) {
+            target.onMarkerError(c, d, offset, frame, detail);
+        }
+
+        @Override
+        public void onNotice(Notice notice) {
+            target.onNotice(notice);
+        }
+
+        @Override
+        public void onConnection(TcpConnection c) {
+            target.onConnection(c);
+        }
+
+        @Override
+        public void onGap(TcpConnection c, Direction d, long offset, long length, long frame) {
+            target.onGap(c, d, offset, length, frame);
+        }
+
+        @Override
+        public void onClose(TcpConnection c, Direction d, boolean reset, long frame) {
+            target.onClose(c, d, reset, frame);
+        }
+
+        @Override
+        public void onConnectionEnd(TcpConnection c, long frame, boolean captureEnded) {
+            target.onConnectionEnd(c, frame, captureEnded);
+        }
+
+        @Override
+        public void endAll() {
+            target.endAll();
         }
     }
 

@@ -16,7 +16,7 @@ import io.rddp.tcp.TcpConnection;
  * hands the segment to the DDP message assembler. Shared by the capture pipeline and the live stream decoder, which
  * differ only in where frame numbers and times come from.
  */
-final class PduEmitter implements MpaListener {
+final class PduEmitter implements Downstream {
 
     /** Where the frame being processed, and the times of recent frames, come from. */
     interface Clock {
@@ -51,19 +51,37 @@ final class PduEmitter implements MpaListener {
                 null));
     }
 
+    /** The DDP segment and RDMAP header(s) of an FPDU, or why they did not parse (then {@code layer} says where). */
+    record Parsed(DdpSegment seg, RdmapPdu rdmap, String problem, String layer) {
+        static Parsed of(Fpdu fpdu) {
+            DdpSegment seg = null;
+            try {
+                seg = DdpSegment.parse(fpdu.ulpdu());
+                return new Parsed(seg, RdmapDecoder.decode(seg), null, null);
+            } catch (MalformedException e) {
+                return new Parsed(seg, null, e.getMessage(), seg == null ? "ddp" : "rdmap");
+            }
+        }
+    }
+
     @Override
     public void onFpdu(TcpConnection c, Direction d, Fpdu fpdu) {
+        onFpdu(c, d, fpdu, Parsed.of(fpdu));
+    }
+
+    /**
+     * As {@link #onFpdu(TcpConnection, Direction, Fpdu)} with the headers already parsed: {@link AboveMpaThread}
+     * parses them on the reading thread, whose cache still holds the octets it just framed and checked.
+     */
+    void onFpdu(TcpConnection c, Direction d, Fpdu fpdu, Parsed parsed) {
         long frameNumber = clock.frame();
-        DdpSegment seg = null;
-        RdmapPdu rdmap = null;
-        String problem = null;
-        try {
-            seg = DdpSegment.parse(fpdu.ulpdu());
-            rdmap = RdmapDecoder.decode(seg);
-        } catch (MalformedException e) {
-            problem = e.getMessage();
-            listener.onNotice(new Notice(Notice.Severity.WARNING, seg == null ? "ddp" : "rdmap", frameNumber,
-                    c.index(), fpdu.offset(), e.getMessage()));
+        DdpSegment seg = parsed.seg();
+        RdmapPdu rdmap = parsed.rdmap();
+        String problem = parsed.problem();
+        if (problem != null) {
+            listener.onNotice(new Notice(Notice.Severity.WARNING, parsed.layer(), frameNumber, c.index(),
+                    fpdu.offset(), problem));
+            rdmap = null;
         }
         long pduFrame = frameNumber, pduTime = clock.timestamp();
         // an FPDU held back while MPA parameters were inferred carries the frame (and time) of its last byte
@@ -84,5 +102,31 @@ final class PduEmitter implements MpaListener {
     @Override
     public void onNotice(Notice notice) {
         listener.onNotice(notice);
+    }
+
+    @Override
+    public void onConnection(TcpConnection connection) {
+        listener.onConnection(connection);
+    }
+
+    @Override
+    public void onGap(TcpConnection connection, Direction direction, long offset, long length, long frame) {
+        listener.onGap(connection, direction, offset, length, frame);
+    }
+
+    @Override
+    public void onClose(TcpConnection connection, Direction direction, boolean reset, long frame) {
+        listener.onClose(connection, direction, reset, frame);
+    }
+
+    @Override
+    public void onConnectionEnd(TcpConnection connection, long frame, boolean captureEnded) {
+        ddp.end(connection);
+        listener.onConnectionEnd(connection, frame, captureEnded);
+    }
+
+    @Override
+    public void endAll() {
+        ddp.endAll();
     }
 }

@@ -8,23 +8,21 @@ import io.rddp.tcp.TcpListener;
 
 import java.nio.ByteBuffer;
 
-/** Hands the reassembled TCP streams to the MPA layer, and connection facts to the pipeline's listener. */
+/** Hands the reassembled TCP streams to the MPA layer, and connection facts to the layers above it. */
 final class TcpEvents implements TcpListener {
     private final MpaDecoder mpa;
-    private final PduListener listener;
+    private final Downstream above;
     /** set once the capture is read to its end: the connections ending now end with it */
     boolean captureEnded;
-    private final DdpStage ddp;
 
-    TcpEvents(MpaDecoder mpa, PduListener listener, DdpStage ddp) {
+    TcpEvents(MpaDecoder mpa, Downstream above) {
         this.mpa = mpa;
-        this.listener = listener;
-        this.ddp = ddp;
+        this.above = above;
     }
 
     @Override
     public void onConnection(TcpConnection connection) {
-        listener.onConnection(connection);
+        above.onConnection(connection);
         mpa.onConnection(connection);
     }
 
@@ -36,24 +34,23 @@ final class TcpEvents implements TcpListener {
     @Override
     public void onGap(TcpConnection connection, Direction direction, long offset, long length, long frame) {
         mpa.onGap(connection, direction, offset, length, frame);
-        listener.onGap(connection, direction, offset, length, frame);
+        above.onGap(connection, direction, offset, length, frame);
     }
 
     @Override
     public void onClose(TcpConnection connection, Direction direction, long offset, boolean reset, long frame) {
         mpa.onClose(connection, direction, offset, reset, frame);
-        listener.onClose(connection, direction, reset, frame);
+        above.onClose(connection, direction, reset, frame);
     }
 
     @Override
     public void onConnectionEnd(TcpConnection connection, long frame) {
         mpa.onConnectionEnd(connection, frame);
-        ddp.end(connection);
-        listener.onConnectionEnd(connection, frame, captureEnded);
+        above.onConnectionEnd(connection, frame, captureEnded);
     }
 
     @Override
     public void onNotice(Notice notice) {
-        listener.onNotice(notice);
+        above.onNotice(notice);
     }
 }

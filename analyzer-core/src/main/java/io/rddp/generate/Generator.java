@@ -30,11 +30,17 @@ public final class Generator {
      * @param sizeBytes   stop once the capture holds at least this many bytes (0: no size target)
      * @param count       messages (iterations for rping) per connection; 0 with no size target means 10
      * @param messageSize payload bytes per message of the stream scenarios
-     * @param mss         TCP MSS
-     * @param crc         CRC32c on (all scenarios; markers-crc always has it)
+     * @param mss         TCP MSS (0: the scenario's own, 1448 for busy-rnic and 1460 for the others)
+     * @param crc         CRC32c on (all scenarios; markers-crc and busy-rnic always have it)
      * @param seed        payload bytes and STags derive from it
+     * @param connections connections of busy-rnic (0: 64)
      */
-    public record Options(long sizeBytes, long count, int messageSize, int mss, boolean crc, long seed) {
+    public record Options(long sizeBytes, long count, int messageSize, int mss, boolean crc, long seed,
+                          int connections) {
+        public Options(long sizeBytes, long count, int messageSize, int mss, boolean crc, long seed) {
+            this(sizeBytes, count, messageSize, mss, crc, seed, 0);
+        }
+
         public static Options defaults() {
             return new Options(0, 0, 65536, 1460, false, 1);
         }
@@ -51,6 +57,11 @@ public final class Generator {
     private static final long START_NANOS = 1_700_000_000_000_000_000L;
     private static final long NANOS_PER_FRAME = 2_000;
     private static final int PCAP_RECORD_HEADER = 16;
+    /** Ethernet MTU 1500 less IPv4, TCP and the timestamp option: the MSS a Linux host usually runs with. */
+    private static final int BUSY_MSS = 1448;
+    private static final int BUSY_MIN_MESSAGE = 16;
+    private static final int BUSY_MAX_MESSAGE = 64 * 1024;
+    public static final int MAX_CONNECTIONS = 60_000;
 
     private final CaptureWriter out;
     private final Options options;
@@ -60,20 +71,26 @@ public final class Generator {
     private long bytes = 24;
     private long messages;
 
-    private Generator(CaptureWriter out, Options options) {
+    private Generator(CaptureWriter out, Options options, Scenario scenario) {
         this.out = out;
-        this.options = options;
+        this.options = options.mss() != 0 ? options : new Options(options.sizeBytes(), options.count(),
+                options.messageSize(), scenario == Scenario.BUSY_RNIC ? BUSY_MSS : 1460, options.crc(),
+                options.seed(), options.connections());
         this.random = new SplittableRandom(options.seed());
-        byte[] p = new byte[Math.max(options.messageSize(), 4096) + 4096];
+        int largest = scenario == Scenario.BUSY_RNIC ? BUSY_MAX_MESSAGE : options.messageSize();
+        byte[] p = new byte[Math.max(largest, 4096) + 4096];
         random.nextBytes(p);
         this.pattern = ByteBuffer.wrap(p).asReadOnlyBuffer();
     }
 
     public static Summary generate(Scenario scenario, Options options, CaptureWriter out) throws IOException {
-        if (options.messageSize() < 0 || options.mss() < 64) {
+        if (options.messageSize() < 0 || (options.mss() != 0 && options.mss() < 64)) {
             throw new IllegalArgumentException("message size must be >= 0 and MSS >= 64");
         }
-        Generator g = new Generator(out, options);
+        if (options.connections() < 0 || options.connections() > MAX_CONNECTIONS) {
+            throw new IllegalArgumentException("connections must be 1.." + MAX_CONNECTIONS);
+        }
+        Generator g = new Generator(out, options, scenario);
         try {
             g.run(scenario);
         } catch (UncheckedIOException e) {
@@ -86,6 +103,7 @@ public final class Generator {
     private void run(Scenario scenario) {
         switch (scenario) {
             case MIXED -> mixed();
+            case BUSY_RNIC -> busyRnic();
             case NFS_RDMA -> {
                 Conn c = connect(0, false, false, io.rddp.rpcrdma.RpcRdmaStage.NFS_RDMA_PORT,
                         NfsRdmaTraffic.PRIVATE_DATA.toBytes());
@@ -193,7 +211,7 @@ public final class Generator {
                 w.message(SERVER_TO_CLIENT, w.atomicResponse(SERVER_TO_CLIENT, new AtomicResponse(id, id - 1)));
                 w.message(CLIENT_TO_SERVER, w.immediateData(CLIENT_TO_SERVER, id));
             }
-            case MIXED, NFS_RDMA -> throw new IllegalStateException(s.id() + " has no single step");
+            case MIXED, NFS_RDMA, BUSY_RNIC -> throw new IllegalStateException(s.id() + " has no single step");
         }
         c.done++;
         messages++;
@@ -201,6 +219,68 @@ public final class Generator {
 
     private static ByteBuffer rpingInfo(long buf, long rkey, int size) {
         return ByteBuffer.allocate(16).putLong(buf).putInt((int) rkey).putInt(size).flip();
+    }
+
+    /**
+     * busy-rnic: each connection's frames wait in its own queue, and one frame at a time is taken from a connection
+     * picked at random, so consecutive frames rarely belong to the same connection, as on a loaded link. A
+     * connection with an empty queue gets its next message: a Send or an RDMA Write in either direction, or an RDMA
+     * Read (Request from the client, Response from the server), of 16 B to 64 KiB, log-uniform so small messages
+     * are as common as on real RNICs. One message in flight per connection keeps Reads within IRD and memory small.
+     */
+    private void busyRnic() {
+        int n = options.connections() > 0 ? options.connections() : 64;
+        List<Conn> conns = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            Endpoint client = new Endpoint(new byte[]{10, 1, (byte) (i >> 8), (byte) i}, 40000 + i % 20000);
+            Endpoint server = new Endpoint(new byte[]{10, 2, (byte) (i >> 8), (byte) i}, 4791);
+            Conn c = connect(client, server, true, false, new byte[0], null);
+            conns.add(c);
+        }
+        long target = options.messages() == Long.MAX_VALUE ? Long.MAX_VALUE : options.messages() * n;
+        while (messages < target && (options.sizeBytes() <= 0 || bytes < options.sizeBytes())) {
+            Conn c = conns.get(random.nextInt(n));
+            if (c.pending.isEmpty()) {
+                busyMessage(c);
+                c.done++;
+                messages++;
+            }
+            frame(c.pending.poll(), 0);
+        }
+        // what is queued goes out, still interleaved, so every message is whole; then the FINs
+        for (Conn c : conns) c.w.close();
+        List<Conn> open = new ArrayList<>(conns);
+        while (!open.isEmpty()) {
+            int k = random.nextInt(open.size());
+            Conn c = open.get(k);
+            if (c.pending.isEmpty()) {
+                open.set(k, open.get(open.size() - 1));
+                open.remove(open.size() - 1);
+            } else {
+                frame(c.pending.poll(), 0);
+            }
+        }
+    }
+
+    private void busyMessage(Conn c) {
+        IwarpConnectionWriter w = c.w;
+        int size = (int) Math.round(Math.exp(Math.log(BUSY_MIN_MESSAGE)
+                + random.nextDouble() * (Math.log(BUSY_MAX_MESSAGE) - Math.log(BUSY_MIN_MESSAGE))));
+        // the Initiator's first FPDU comes first (RFC 5044 §7.1.2)
+        Direction d = c.done == 0 || random.nextBoolean() ? CLIENT_TO_SERVER : SERVER_TO_CLIENT;
+        long stag = d == CLIENT_TO_SERVER ? c.sinkStag : c.srcStag;
+        long base = d == CLIENT_TO_SERVER ? c.sinkTo : c.srcTo;
+        // Writes and Reads walk a 16 MiB window of the buffer so TOs change as on a real workload
+        long to = base + ((c.done * BUSY_MAX_MESSAGE) & 0xFF_FFFFL);
+        switch (random.nextInt(3)) {
+            case 0 -> w.message(d, w.send(d, payload(size)));
+            case 1 -> w.message(d, w.write(d, stag, to, payload(size)));
+            default -> {
+                w.message(CLIENT_TO_SERVER, w.readRequest(CLIENT_TO_SERVER,
+                        new ReadRequest(c.sinkStag, to, size, c.srcStag, c.srcTo + (to - base))));
+                w.message(SERVER_TO_CLIENT, w.readResponse(SERVER_TO_CLIENT, c.sinkStag, to, payload(size)));
+            }
+        }
     }
 
     private ByteBuffer payload(int n) {
@@ -224,14 +304,22 @@ public final class Generator {
             a = new byte[]{10, 0, (byte) index, 1};
             b = new byte[]{10, 0, (byte) index, 2};
         }
-        Endpoint client = new Endpoint(a, 40000 + index), server = new Endpoint(b, serverPort);
+        return connect(new Endpoint(a, 40000 + index), new Endpoint(b, serverPort), options.crc() || markersCrc,
+                markersCrc, privateData, this::frame);
+    }
+
+    /** With {@code sink} null the connection's frames wait in its {@link Conn#pending} queue. */
+    private Conn connect(Endpoint client, Endpoint server, boolean crc, boolean markersToClient, byte[] privateData,
+                         TcpSessionWriter.FrameSink sink) {
         IwarpConnectionWriter.Config cfg = IwarpConnectionWriter.Config.defaults().withMss(options.mss())
-                .withCrc(options.crc() || markersCrc).withMarkers(markersCrc, false);
+                .withCrc(crc).withMarkers(markersToClient, false);
         TcpSessionWriter.Options tcp = TcpSessionWriter.Options.defaults()
                 .withIsn(CLIENT_TO_SERVER, random.nextLong() & 0xFFFF_FFFFL)
                 .withIsn(SERVER_TO_CLIENT, random.nextLong() & 0xFFFF_FFFFL);
-        IwarpConnectionWriter w = new IwarpConnectionWriter(client, server, cfg, tcp, this::frame);
-        Conn c = new Conn(w, random);
+        java.util.ArrayDeque<byte[]> pending = new java.util.ArrayDeque<>();
+        IwarpConnectionWriter w = new IwarpConnectionWriter(client, server, cfg, tcp,
+                sink != null ? sink : (frame, t) -> pending.add(frame));
+        Conn c = new Conn(w, random, pending);
         w.open(privateData, privateData);
         return c;
     }
@@ -249,12 +337,14 @@ public final class Generator {
 
     private static final class Conn {
         final IwarpConnectionWriter w;
+        final java.util.ArrayDeque<byte[]> pending;
         final long sinkStag, srcStag;
         final long sinkTo, srcTo;
         long done;
 
-        Conn(IwarpConnectionWriter w, SplittableRandom r) {
+        Conn(IwarpConnectionWriter w, SplittableRandom r, java.util.ArrayDeque<byte[]> pending) {
             this.w = w;
+            this.pending = pending;
             sinkStag = r.nextLong() & 0xFFFF_FF00L;
             srcStag = r.nextLong() & 0xFFFF_FF00L;
             sinkTo = (r.nextLong() & 0x0000_7FFF_FFFF_F000L);

@@ -12,7 +12,10 @@ public enum Scenario {
     ATOMICS("atomics", "RFC 7306: Fetch-and-Add and Compare-and-Swap with responses, and Immediate Data"),
     NFS_RDMA("nfs-rdma", "NFS over RPC-over-RDMA (RFC 8166) on port 20049 with RFC 8797 private data: Short messages, "
             + "Read chunk, Write chunk, Long Call, Long Reply, ERR_VERS; --message-size sets the chunk data size"),
-    MIXED("mixed", "three connections interleaved (IPv4 and IPv6): rping, write-stream and read-stream");
+    MIXED("mixed", "three connections interleaved (IPv4 and IPv6): rping, write-stream and read-stream"),
+    BUSY_RNIC("busy-rnic", "a busy RNIC: --connections (default 64) connections, MPA rev 2 with CRC, a random mix of "
+            + "Sends, RDMA Writes and RDMA Reads of 16 B to 64 KiB, one FPDU per MSS-sized segment (MSS 1448 unless "
+            + "--mss), the connections' segments interleaved at random (--seed)");
 
     private final String id;
     private final String description;

@@ -91,11 +91,22 @@ public final class MpaDecoder implements TcpListener {
 
     private final MpaListener listener;
     private final Options options;
+    private boolean detached;
     private final Map<TcpConnection, Conn> conns = new HashMap<>();
+    private final io.rddp.tcp.ConnectionCache<Conn> cache = new io.rddp.tcp.ConnectionCache<>();
     private final CRC32C crc32c = new CRC32C();
     private final Chain chain = new Chain();
     private final Chain best = new Chain();
     private final Chain weak = new Chain();
+
+    /**
+     * Whether the ULPDU views of the FPDUs this decoder hands out must stay valid after the call (another thread
+     * reads them later): an FPDU framed from this decoder's own buffers (one that spanned segments, or one with
+     * Markers taken out) then gets an array of its own. Views of the input are handed out as they are either way.
+     */
+    public void detachViews(boolean detached) {
+        this.detached = detached;
+    }
 
     public MpaDecoder(MpaListener listener) {
         this(listener, Options.DEFAULT);
@@ -145,6 +156,7 @@ public final class MpaDecoder implements TcpListener {
             settle(c);
         }
         conns.clear();
+        cache.clear();
     }
 
     /** TCP forgets the connection (evicted, 4-tuple reused, end of capture): settle it and free its state. */
@@ -154,6 +166,7 @@ public final class MpaDecoder implements TcpListener {
         if (c == null) return;
         settle(c);
         conns.remove(connection);
+        cache.remove(connection);
     }
 
     private void settle(Conn c) {
@@ -214,6 +227,7 @@ public final class MpaDecoder implements TcpListener {
         }
         if (c.c2s.closed && c.s2c.closed) {
             conns.remove(connection);
+            cache.remove(connection);
         }
     }
 
@@ -224,7 +238,12 @@ public final class MpaDecoder implements TcpListener {
     }
 
     private Conn conn(TcpConnection connection) {
-        return conns.computeIfAbsent(connection, Conn::new);
+        Conn c = cache.get(connection);
+        if (c == null) {
+            c = conns.computeIfAbsent(connection, Conn::new);
+            cache.put(connection, c);
+        }
+        return c;
     }
 
     // ---------------------------------------------------------------- byte plumbing
@@ -585,8 +604,15 @@ public final class MpaDecoder implements TcpListener {
         ByteBuffer ulpdu;
         if (markers == 0) {
             ulpdu = w.slice(wp + hdr + LENGTH_FIELD, ulpduLength);
+            if (detached && w == s.view) { // the side buffer is rewritten by the next FPDU
+                byte[] own = new byte[ulpduLength];
+                ulpdu.get(0, own);
+                ulpdu = ByteBuffer.wrap(own);
+            }
         } else {
-            if (s.ulpduBuf == null) s.ulpduBuf = new byte[MpaFraming.MAX_ULPDU];
+            if (s.ulpduBuf == null || detached) {
+                s.ulpduBuf = new byte[detached ? ulpduLength : MpaFraming.MAX_ULPDU];
+            }
             int k = LENGTH_FIELD, dst = 0;
             while (dst < ulpduLength) {
                 int run = k < d0 ? d0 - k : MARKER_SPAN - (k - d0) % MARKER_SPAN;

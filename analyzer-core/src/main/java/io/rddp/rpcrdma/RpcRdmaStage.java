@@ -63,6 +63,7 @@ public final class RpcRdmaStage implements PduListener {
     private final RpcRdmaListener out;
     private final DecodeAs mode;
     private final Map<Integer, Conn> connections = new LinkedHashMap<>();
+    private final io.rddp.tcp.ConnectionCache<Conn> cache = new io.rddp.tcp.ConnectionCache<>();
 
     public RpcRdmaStage(RpcRdmaListener out) {
         this(out, DecodeAs.AUTO);
@@ -168,12 +169,15 @@ public final class RpcRdmaStage implements PduListener {
     }
 
     private Conn conn(TcpConnection c) {
-        Conn k = connections.get(c.index());
+        Conn k = cache.get(c);
+        if (k != null) return k;
+        k = connections.get(c.index());
         if (k == null) {
             if (connections.size() >= MAX_CONNECTIONS) {
                 Iterator<Conn> it = connections.values().iterator();
                 Conn old = it.next();
                 it.remove();
+                cache.remove(old.tcp);
                 out.onNotice(new Notice(Notice.Severity.WARNING, "rpcrdma", 0, old.tcp.index(), -1,
                         "RPC-over-RDMA state of stream " + old.tcp.index() + " dropped: more than " + MAX_CONNECTIONS
                                 + " connections open"));
@@ -188,6 +192,7 @@ public final class RpcRdmaStage implements PduListener {
             }
             connections.put(c.index(), k);
         }
+        cache.put(c, k);
         return k;
     }
 
@@ -622,6 +627,7 @@ public final class RpcRdmaStage implements PduListener {
     @Override
     public void onConnectionEnd(TcpConnection connection, long frame, boolean captureEnded) {
         connections.remove(connection.index());
+        cache.remove(connection);
         out.onConnectionEnd(connection, frame, captureEnded);
     }
 
@@ -630,7 +636,10 @@ public final class RpcRdmaStage implements PduListener {
         Conn k = connections.get(connection.index());
         if (k != null) {
             k.closed[direction.ordinal()] = true;
-            if (reset || (k.closed[0] && k.closed[1])) connections.remove(connection.index());
+            if (reset || (k.closed[0] && k.closed[1])) {
+                connections.remove(connection.index());
+                cache.remove(connection);
+            }
         }
         out.onClose(connection, direction, reset, frame);
     }

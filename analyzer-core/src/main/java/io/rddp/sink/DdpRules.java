@@ -163,7 +163,7 @@ final class DdpRules {
             d.nextMsn[q] = (msn + 1) & U32;
             d.msnKnown[q] = true;
         }
-        interleaveCheck(s, d, frame, false, "QN " + qn + " MSN " + msn);
+        interleaveCheck(s, d, frame, false, qn, msn);
         OpenMessage m = new OpenMessage(false, qn, msn, -1, frame, u, u.rsvdUlp(), RdmapControl.of(u),
                 u.rsvdUlpLow32());
         if (qn < DirectionState.QUEUES) m.bufferLength = buffers.length(s.index, Side.receiverOf(dir), qn, msn);
@@ -298,7 +298,7 @@ final class DdpRules {
     }
 
     private OpenMessage startTagged(StreamState s, DirectionState d, long frame, TaggedHeader t, int len) {
-        interleaveCheck(s, d, frame, true, "STag 0x" + Long.toHexString(t.stag()));
+        interleaveCheck(s, d, frame, true, t.stag(), 0);
         OpenMessage m = new OpenMessage(true, -1, -1, t.stag(), frame, t, t.rsvdUlp(), RdmapControl.of(t), -1);
         m.zeroLength = len == 0 && t.last();
         addOpen(s, d, frame, m);
@@ -325,9 +325,12 @@ final class DdpRules {
 
     // RFC 5041 §5.3: messages are transmitted in the order submitted. Tagged and untagged messages interleaved is
     // tolerated by receivers (siw: "a WRITE can get intersected by a SEND"); two of one model cannot be told apart
-    private void interleaveCheck(StreamState s, DirectionState d, long frame, boolean tagged, String what) {
+    /** @param a the STag of a tagged message, the QN of an untagged one; {@code b} its MSN */
+    private void interleaveCheck(StreamState s, DirectionState d, long frame, boolean tagged, long a, long b) {
         for (OpenMessage o : d.open) {
             if (o.tagged == tagged && !o.done) {
+                // the message is named only here: building the name for every message costs more than the check
+                String what = tagged ? "STag 0x" + Long.toHexString(a) : "QN " + a + " MSN " + b;
                 reporter.report(s, d.direction, Check.DDP_INTERLEAVED, frame, "message " + what + " starts before "
                         + o.describe() + " got its last segment", o.lastFrame);
                 return;

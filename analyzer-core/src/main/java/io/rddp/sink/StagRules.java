@@ -54,7 +54,7 @@ final class StagRules {
     private final boolean strict;
     private final int rangesPerBuffer;
     private final int maxBuffers;
-    private final LinkedHashMap<String, Learned> learned;
+    private final LinkedHashMap<Key, Learned> learned;
     private boolean learnedDropNoticed;
 
     StagRules(Reporter reporter, StagDirectory registry, boolean strict, int maxLearned, int maxBuffers,
@@ -66,7 +66,7 @@ final class StagRules {
         this.rangesPerBuffer = rangesPerBuffer;
         this.learned = new LinkedHashMap<>(64, 0.75f, true) {
             @Override
-            protected boolean removeEldestEntry(Map.Entry<String, Learned> eldest) {
+            protected boolean removeEldestEntry(Map.Entry<Key, Learned> eldest) {
                 if (size() <= maxLearned) return false;
                 if (!learnedDropNoticed) {
                     learnedDropNoticed = true;
@@ -79,8 +79,12 @@ final class StagRules {
         };
     }
 
-    private static String key(String owner, long stag) {
-        return owner + " " + stag;
+    /** An STag of one owner (STags are the owner's: RFC 5040 §2.4); a record, so no string is built per lookup. */
+    private record Key(String owner, long stag) {
+    }
+
+    private static Key key(String owner, long stag) {
+        return new Key(owner, stag);
     }
 
     /**
@@ -92,10 +96,9 @@ final class StagRules {
                              int segmentLength, ReadRequest readRequest) {
         Side owner = Side.receiverOf(dir);
         String ownerKey = s.ownerKey(owner);
-        String k = key(ownerKey, stag);
+        Key k = key(ownerKey, stag);
         Learned l = learned.get(k);
         StagDirectory.Resolution r = registry.resolve(stag, owner, s.index, frame);
-        String what = describe(use, stag);
 
         if (l != null && l.invalidatedFrame >= 0 && l.invalidatedFrame < frame
                 && !(r.registration() != null && r.registration().validFromFrame() > l.invalidatedFrame)) {
@@ -104,7 +107,7 @@ final class StagRules {
             Severity sev = maybeReadvertised ? Severity.WARNING : Severity.ERROR;
             reporter.emit(s, dir, Check.SECURITY_STAG_INVALIDATED, sev, invalidType(use),
                     Check.SECURITY_STAG_INVALIDATED.rfc(), Check.SECURITY_STAG_INVALIDATED.section(), frame,
-                    new long[]{l.invalidatedFrame}, what + " after it was invalidated by the Send with Invalidate"
+                    new long[]{l.invalidatedFrame}, describe(use, stag) + " after it was invalidated by the Send with Invalidate"
                             + " of frame " + l.invalidatedFrame + " (stream " + l.invalidatedStream + ")"
                             + (maybeReadvertised ? "; the owner sent a Send since, which may have advertised it again"
                             : ""));
@@ -127,7 +130,7 @@ final class StagRules {
                 };
                 if (need != null && !reg.access().contains(need)) {
                     // RFC 5042 §6.3.5: a buffer meant for remote write only must not be readable (and conversely)
-                    reporter.report(s, dir, Check.SECURITY_ACCESS, frame, what + " needs " + need
+                    reporter.report(s, dir, Check.SECURITY_ACCESS, frame, describe(use, stag) + " needs " + need
                             + " access; the registration grants " + reg.access() + " (" + reg + ")");
                     int[][] acc = use == Use.WRITE
                             ? new int[][]{Reporter.accept(ErrorType.RDMA_ACCESS_RIGHTS),
@@ -143,7 +146,7 @@ final class StagRules {
                 ErrorType et = use.tagged() ? ErrorType.DDP_T_STAG_NOT_ASSOCIATED
                         : ErrorType.RDMA_STAG_NOT_ASSOCIATED;
                 reporter.emit(s, dir, Check.SECURITY_STAG_STREAM, Severity.ERROR, et, Check.SECURITY_STAG_STREAM.rfc(),
-                        Check.SECURITY_STAG_STREAM.section(), frame, new long[0], what + " on stream " + s.index
+                        Check.SECURITY_STAG_STREAM.section(), frame, new long[0], describe(use, stag) + " on stream " + s.index
                                 + ": registered only for " + registry.registrations(stag));
                 reporter.expect(s, dir, frame, Check.SECURITY_STAG_STREAM, Expectation.Level.MUST, header,
                         segmentLength, readRequest, Reporter.accept(et));
@@ -152,7 +155,7 @@ final class StagRules {
             case NOT_VALID_AT_FRAME -> {
                 Check c = use.tagged() ? Check.DDP_STAG : Check.RDMAP_REMOTE_STAG;
                 reporter.emit(s, dir, c, Severity.ERROR, invalidType(use), c.rfc(), c.section(), frame, new long[0],
-                        what + " is not valid at frame " + frame + ": " + registry.registrations(stag));
+                        describe(use, stag) + " is not valid at frame " + frame + ": " + registry.registrations(stag));
                 reporter.expect(s, dir, frame, c, Expectation.Level.MUST, header, segmentLength, readRequest,
                         Reporter.accept(invalidType(use)));
                 return null;
@@ -162,7 +165,7 @@ final class StagRules {
                     DirectionState d = s.dir(dir);
                     if (d.crossStreamReported.size() < 1024 && d.crossStreamReported.add(stag)) {
                         // RFC 5042 §6.1.1: sharing within a Protection Domain may be intended, so only a warning
-                        reporter.report(s, dir, Check.SECURITY_STAG_STREAM, Severity.WARNING, frame, what
+                        reporter.report(s, dir, Check.SECURITY_STAG_STREAM, Severity.WARNING, frame, describe(use, stag)
                                         + " on stream " + s.index + " was first seen on stream " + l.firstStream
                                         + " (frame " + l.firstFrame + ") of the same owner; an error if the STag is"
                                         + " limited to one stream",
@@ -172,7 +175,7 @@ final class StagRules {
                 if (use == Use.READ_SOURCE && l != null && l.sinkAdvertisedFrame >= 0) {
                     // RFC 5042 §6.3.5: a buffer its owner exposed for the peer to write into; whether it also granted
                     // remote read the traffic cannot tell
-                    reporter.report(s, dir, Check.SECURITY_ACCESS, Severity.INFO, frame, what + " was advertised by"
+                    reporter.report(s, dir, Check.SECURITY_ACCESS, Severity.INFO, frame, describe(use, stag) + " was advertised by"
                             + " its owner as an RDMA Read Data Sink (written by the peer) in frame "
                             + l.sinkAdvertisedFrame + "; reading it is an access violation unless it also grants"
                             + " remote read", l.sinkAdvertisedFrame);
@@ -186,7 +189,6 @@ final class StagRules {
     private void unknown(StreamState s, Direction dir, long frame, long stag, Use use, DdpHeader header,
                          int segmentLength, ReadRequest readRequest) {
         Check c = use.tagged() ? Check.DDP_STAG : Check.RDMAP_REMOTE_STAG;
-        String what = describe(use, stag);
         DirectionState d = s.dir(dir);
         if (d.unknownStagsReported.size() >= 1024) {
             if (!d.unknownCapNoticed) {
@@ -200,12 +202,12 @@ final class StagRules {
         if (!d.unknownStagsReported.add(stag)) return;
         if (strict) {
             reporter.emit(s, dir, c, Severity.ERROR, invalidType(use), c.rfc(), c.section(), frame, new long[0],
-                    what + " is not in the STag registration (strict mode: unknown STags are invalid)");
+                    describe(use, stag) + " is not in the STag registration (strict mode: unknown STags are invalid)");
             reporter.expect(s, dir, frame, c, Expectation.Level.MUST, header, segmentLength, readRequest,
                     Reporter.accept(invalidType(use)));
             return;
         }
-        reporter.report(s, dir, c, Severity.INFO, frame, what + " is not in the STag registration: whether it"
+        reporter.report(s, dir, c, Severity.INFO, frame, describe(use, stag) + " is not in the STag registration: whether it"
                 + " is valid for this stream, its base, bounds and access rights are unverifiable");
     }
 
@@ -226,7 +228,7 @@ final class StagRules {
     /** A Send with Invalidate from the sender of {@code dir} delivered (RFC 5040 §5.3): its STag is invalid now. */
     void invalidate(StreamState s, Direction dir, long frame, long stag, DdpHeader header, int segmentLength) {
         Side owner = Side.receiverOf(dir);
-        String k = key(s.ownerKey(owner), stag);
+        Key k = key(s.ownerKey(owner), stag);
         Learned l = learned.get(k);
         StagDirectory.Resolution r = registry.resolve(stag, owner, s.index, frame);
         String problem = null;
@@ -269,7 +271,7 @@ final class StagRules {
      * earlier invalidation no longer holds.
      */
     void advertise(StreamState s, Direction dir, long frame, long stag) {
-        String k = key(s.ownerKey(Side.senderOf(dir)), stag);
+        Key k = key(s.ownerKey(Side.senderOf(dir)), stag);
         Learned l = learned.get(k);
         if (l == null) {
             l = new Learned(s.index, frame);

@@ -34,7 +34,10 @@ public record StreamSummary(int stream, Direction initiator, MpaStartFrame reque
                            long reservedOpcodeMessages, long bytesPlaced, long bytesDelivered,
                            long terminateFrame) {
         public Counters {
-            messagesByOpcode = Map.copyOf(messagesByOpcode);
+            // in opcode order: Map.copyOf's order changes from one JVM to the next, and reports must not
+            var byOpcode = new java.util.EnumMap<Opcode, Long>(Opcode.class);
+            byOpcode.putAll(messagesByOpcode);
+            messagesByOpcode = java.util.Collections.unmodifiableMap(byOpcode);
         }
     }
 

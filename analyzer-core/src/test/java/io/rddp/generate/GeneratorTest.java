@@ -74,7 +74,7 @@ class GeneratorTest {
         Decoded d = decode(generate(s, count(5, 3000)));
         assertThat(d.notices()).as("decode notices").isEmpty();
         assertThat(d.pdus()).allSatisfy(p -> assertThat(p.problem()).isNull());
-        assertThat(d.pdus().stream().filter(p -> p.startFrame() != null)).hasSize(s == Scenario.MIXED ? 6 : 2);
+        assertThat(d.pdus().stream().filter(p -> p.startFrame() != null)).hasSize(s == Scenario.MIXED ? 6 : s == Scenario.BUSY_RNIC ? 128 : 2);
         assertThat(d.opcodes()).isNotEmpty();
     }
 
@@ -115,6 +115,25 @@ class GeneratorTest {
         Pdu last = d.pdus().get(d.pdus().size() - 1);
         Terminate t = (Terminate) last.rdmap().body();
         assertThat(List.of(t.layer(), t.errorType(), t.errorCode())).containsExactly(1, 2, 3);
+    }
+
+    @Test
+    void busyRnicInterleavesCrcFpdusOfManyConnectionsAtTheMss() throws IOException {
+        Decoded d = decode(generate(Scenario.BUSY_RNIC, new Generator.Options(3_000_000, 0, 0, 0, false, 5, 16)));
+        List<Pdu> fpdus = d.pdus().stream().filter(p -> p.fpdu() != null).toList();
+        assertThat(d.notices()).isEmpty();
+        assertThat(fpdus).allSatisfy(p -> {
+            assertThat(p.problem()).isNull();
+            assertThat(p.fpdu().crcOk()).isTrue(); // MPA rev 2 with CRC on every connection
+            assertThat(p.fpdu().wireLength()).isLessThanOrEqualTo(1448); // one FPDU per segment of MSS 1448
+        });
+        assertThat(fpdus.stream().map(Pdu::stream).distinct()).hasSize(16);
+        long switches = 0;
+        for (int i = 1; i < fpdus.size(); i++) if (fpdus.get(i).stream() != fpdus.get(i - 1).stream()) switches++;
+        assertThat(switches).as("consecutive FPDUs of different connections").isGreaterThan(fpdus.size() * 8L / 10);
+        assertThat(d.opcodes()).contains("Send", "Write", "Read Request", "Read Response");
+        assertThat(fpdus.stream().map(p -> p.ddp().payloadLength()).toList())
+                .anySatisfy(n -> assertThat(n).isLessThan(64)).anySatisfy(n -> assertThat(n).isGreaterThan(1300));
     }
 
     @Test
