@@ -35,7 +35,6 @@ import java.util.concurrent.Callable;
                 "each departure from RFC 5040/5041/5042/5044/6581/7306 is reported with its RFC section and,",
                 "where the RFC defines one, the Terminate error type (Layer/EType/Code).",
                 "Exit codes: 0 clean, 1 violations at or above --fail-on, 2 bad usage or unreadable input."},
-        mixinStandardHelpOptions = true,
         sortOptions = false)
 final class AnalyzeCommand implements Callable<Integer> {
 
@@ -45,6 +44,9 @@ final class AnalyzeCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
+
+    @picocli.CommandLine.Mixin
+    HelpOption help;
 
     @Parameters(arity = "0..*", paramLabel = "FILE", description = {"Capture files (pcap, pcapng, .gz of either; '-' for standard input)",
             "or directories (every capture below them). Each is analysed on its own; the exit code is the worst."})

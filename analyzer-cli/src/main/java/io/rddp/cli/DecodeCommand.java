@@ -34,7 +34,6 @@ import java.util.concurrent.Callable;
 @Command(name = "decode",
         description = {"Decode every MPA, DDP and RDMAP PDU of a capture (pcap, pcapng, or .gz of either), or live with -i.",
                 "Default output is one line per PDU: frame, time, source -> destination, protocol, info."},
-        mixinStandardHelpOptions = true,
         sortOptions = false)
 final class DecodeCommand implements Callable<Integer> {
 
@@ -53,6 +52,9 @@ final class DecodeCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
+
+    @picocli.CommandLine.Mixin
+    HelpOption help;
 
     @Parameters(index = "0", arity = "0..1", paramLabel = "FILE", description = "Capture file to decode ('-' reads standard input); none with -i.")
     String file;

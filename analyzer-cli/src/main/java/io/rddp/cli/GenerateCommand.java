@@ -22,12 +22,14 @@ import java.util.concurrent.Callable;
 @Command(name = "generate",
         description = {"Write a synthetic iWARP capture of a named scenario (for tests, demos and benchmarks).",
                 "The format follows OUT's name: .pcap, .pcapng, and .gz of either."},
-        mixinStandardHelpOptions = true,
         sortOptions = false)
 final class GenerateCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
+
+    @picocli.CommandLine.Mixin
+    HelpOption help;
 
     @Parameters(index = "0", arity = "0..1", paramLabel = "SCENARIO", description = "Scenario name; see --list.")
     String scenario;

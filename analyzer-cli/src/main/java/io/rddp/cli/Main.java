@@ -2,20 +2,41 @@ package io.rddp.cli;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
-/** Entry point of the {@code rddp} command. Exit codes: 0 success, 1 findings (analyze), 2 bad usage or input. */
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Properties;
+
+/**
+ * Entry point of the {@code rddp} command. Exit codes: 0 success, 1 findings (analyze), 2 bad usage or unreadable
+ * input, 3 nothing to analyse (no capture found, no iWARP traffic, only undecoded link types).
+ */
 @Command(name = "rddp",
-        mixinStandardHelpOptions = true,
         versionProvider = Main.Version.class,
         description = "Protocol analyzer and conformance suite for iWARP (TCP / MPA / DDP / RDMAP).",
         subcommands = {DecodeCommand.class, AnalyzeCommand.class, GenerateCommand.class, PeerCommand.class,
-                ConformCommand.class,
-                CommandLine.HelpCommand.class})
+                ConformCommand.class, CompletionCommand.class,
+                CommandLine.HelpCommand.class},
+        footerHeading = "%nExit codes:%n",
+        footer = {"  0  success (analyze: no violation at or above --fail-on)",
+                "  1  analyze: violations at or above --fail-on",
+                "  2  bad usage, or a capture that could not be read (to its end)",
+                "  3  nothing to analyse: no capture in the folders given, no iWARP",
+                "     (MPA) traffic, or only link types rddp does not decode"})
 public final class Main {
 
     public static final int EXIT_OK = 0;
     public static final int EXIT_FINDINGS = 1;
     public static final int EXIT_BAD_INPUT = 2;
+    /** Nothing to analyse: distinct from 0 so that a CI gate never takes an empty or non-iWARP capture as a pass. */
+    public static final int EXIT_NOTHING = 3;
+
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
+    boolean help;
+
+    @Option(names = {"-v", "--version"}, versionHelp = true, description = "Print the version and git commit, and exit.")
+    boolean version;
 
     public static void main(String[] args) {
         System.exit(run(args));
@@ -42,11 +63,34 @@ public final class Main {
         return cl;
     }
 
+    /** Ranks exit codes of several files: unreadable beats findings beats nothing-to-analyse beats success. */
+    static int worse(int a, int b) {
+        return rank(a) >= rank(b) ? a : b;
+    }
+
+    private static int rank(int code) {
+        return switch (code) {
+            case EXIT_OK -> 0;
+            case EXIT_NOTHING -> 1;
+            case EXIT_FINDINGS -> 2;
+            default -> 3;
+        };
+    }
+
+    /** version.properties is written at build time (analyzer-cli/pom.xml): version and git commit, or "unknown". */
     static final class Version implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
-            String v = Main.class.getPackage().getImplementationVersion();
-            return new String[]{"rddp " + (v == null ? "development build" : v)};
+            Properties p = new Properties();
+            try (InputStream in = Main.class.getResourceAsStream("version.properties")) {
+                if (in != null) p.load(in);
+            } catch (IOException e) {
+                // an unreadable resource is an unknown version, not a failure of --version
+            }
+            String v = p.getProperty("version", "unknown"), commit = p.getProperty("commit", "");
+            if (commit.isBlank() || commit.startsWith("${")) commit = "unknown";
+            return new String[]{"rddp " + v + " (commit " + commit + ")",
+                    "Java " + System.getProperty("java.version") + " (" + System.getProperty("java.vm.name") + ")"};
         }
     }
 }
