@@ -24,7 +24,7 @@ import java.util.Properties;
                 "  2  bad usage, or a capture that could not be read (to its end)",
                 "  3  nothing to analyse: no capture in the folders given, no iWARP",
                 "     (MPA) traffic, or only link types rddp does not decode"})
-public final class Main {
+public final class Main implements java.util.concurrent.Callable<Integer> {
 
     public static final int EXIT_OK = 0;
     public static final int EXIT_FINDINGS = 1;
@@ -37,6 +37,16 @@ public final class Main {
 
     @Option(names = {"-v", "--version"}, versionHelp = true, description = "Print the version and git commit, and exit.")
     boolean version;
+
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    /** Plain {@code rddp}: the usage on stderr (a subcommand is needed), exit 2. */
+    @Override
+    public Integer call() {
+        spec.commandLine().usage(spec.commandLine().getErr());
+        return EXIT_BAD_INPUT;
+    }
 
     public static void main(String[] args) {
         System.exit(run(args));
@@ -58,6 +68,16 @@ public final class Main {
             c.getErr().println("rddp: " + ex.getMessage());
             CommandLine.UnmatchedArgumentException.printSuggestions(ex, c.getErr());
             c.getErr().println("Try '" + c.getCommandSpec().qualifiedName() + " --help' for usage.");
+            return EXIT_BAD_INPUT;
+        });
+        // a bug must still not end in a stack trace: one line that says what and asks for a report
+        cl.setExecutionExceptionHandler((ex, c, parsed) -> {
+            if (Outputs.brokenPipe(ex)) return EXIT_OK; // the reader of our output went away
+            StackTraceElement at = ex.getStackTrace().length > 0 ? ex.getStackTrace()[0] : null;
+            c.getErr().println("rddp: internal error: " + ex + (at != null ? " at " + at : "")
+                    + "; please report it with the command line (RDDP_JAVA_OPTS=-Drddp.trace=true shows the trace)");
+            if (Boolean.getBoolean("rddp.trace")) ex.printStackTrace(c.getErr());
+            c.getErr().flush();
             return EXIT_BAD_INPUT;
         });
         return cl;
