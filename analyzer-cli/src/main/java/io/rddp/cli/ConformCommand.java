@@ -386,7 +386,6 @@ final class ConformCommand implements Callable<Integer> {
     }
 
     private static String version() {
-        String v = ConformCommand.class.getPackage().getImplementationVersion();
-        return v == null ? "development build" : v;
+        return Main.Version.text();
     }
 }

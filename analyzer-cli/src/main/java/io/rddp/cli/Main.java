@@ -101,6 +101,12 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
     static final class Version implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
+            return new String[]{"rddp " + text(),
+                    "Java " + System.getProperty("java.version") + " (" + System.getProperty("java.vm.name") + ")"};
+        }
+
+        /** "0.1.0 (commit 1234abcd5678)", for reports that name the tool that wrote them. */
+        static String text() {
             Properties p = new Properties();
             try (InputStream in = Main.class.getResourceAsStream("version.properties")) {
                 if (in != null) p.load(in);
@@ -109,8 +115,7 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
             }
             String v = p.getProperty("version", "unknown"), commit = p.getProperty("commit", "");
             if (commit.isBlank() || commit.startsWith("${")) commit = "unknown";
-            return new String[]{"rddp " + v + " (commit " + commit + ")",
-                    "Java " + System.getProperty("java.version") + " (" + System.getProperty("java.vm.name") + ")"};
+            return v + " (commit " + commit + ")";
         }
     }
 }

@@ -326,7 +326,6 @@ final class PeerCommand implements Callable<Integer> {
     }
 
     private static String version() {
-        String v = PeerCommand.class.getPackage().getImplementationVersion();
-        return v == null ? "development build" : v;
+        return Main.Version.text();
     }
 }
