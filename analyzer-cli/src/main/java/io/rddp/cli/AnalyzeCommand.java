@@ -304,6 +304,7 @@ final class AnalyzeCommand implements Callable<Integer> {
                 a = new Analyzer(limits(), registry, profile).decodeAs(decodeAs.mode).observe(new Analyzer.Observer() {
                     @Override
                     public void onPdu(io.rddp.decode.Pdu pdu, io.rddp.rpcrdma.RpcRdmaMessage message, io.rddp.rpcrdma.ChunkMove move) {
+                        closes.iwarp(pdu.stream());
                         if (filter != null && !filter.uses("violation")) {
                             DisplayFilter.describe(pdu, message, move, List.of(), List.of(), record);
                             if (filter.matches(record)) matching.add(pdu.frame());
@@ -363,18 +364,28 @@ final class AnalyzeCommand implements Callable<Integer> {
                 a.error(), a.limits());
     }
 
-    /** How each stream's sides closed, from the TCP events. */
-    static final class Closes {
+    /**
+     * How each iWARP stream's sides closed, from the TCP events. Only streams that carried a PDU, and no more than
+     * the report lists ({@code report.streams}): a capture of a million connections must not grow it.
+     */
+    final class Closes {
         final Map<Integer, List<String>> byStream = new java.util.HashMap<>();
+        private final int cap = limits().reportedStreams();
+
+        void iwarp(int stream) {
+            if (!byStream.containsKey(stream) && byStream.size() < cap) byStream.put(stream, new ArrayList<>(2));
+        }
 
         void close(int stream, io.rddp.tcp.Direction d, boolean reset, long frame) {
-            List<String> l = byStream.computeIfAbsent(stream, k -> new ArrayList<>());
+            List<String> l = byStream.get(stream);
+            if (l == null) return;
             if (l.size() < 8) l.add((d == io.rddp.tcp.Direction.CLIENT_TO_SERVER ? "client " : "server ")
                     + (reset ? "RST" : "FIN") + " frame " + frame);
         }
 
         void end(int stream, boolean captureEnded) {
-            List<String> l = byStream.computeIfAbsent(stream, k -> new ArrayList<>());
+            List<String> l = byStream.get(stream);
+            if (l == null) return;
             if (captureEnded && l.stream().noneMatch(x -> x.contains("RST"))
                     && l.stream().filter(x -> x.contains("FIN")).count() < 2) l.add("open at the end of the capture");
         }
@@ -393,6 +404,11 @@ final class AnalyzeCommand implements Callable<Integer> {
             Thread hook = LiveOptions.stopOnInterrupt(capture, done);
             try {
                 Analysis a = new Analyzer(limits(), registry, profile).decodeAs(decodeAs.mode).observe(new Analyzer.Observer() {
+                    @Override
+                    public void onPdu(io.rddp.decode.Pdu pdu, io.rddp.rpcrdma.RpcRdmaMessage message, io.rddp.rpcrdma.ChunkMove move) {
+                        closes.iwarp(pdu.stream());
+                    }
+
                     @Override
                     public void onClose(io.rddp.tcp.TcpConnection c, io.rddp.tcp.Direction d, boolean reset, long frame) {
                         closes.close(c.index(), d, reset, frame);
