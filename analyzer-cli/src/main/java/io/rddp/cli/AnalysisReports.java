@@ -38,8 +38,15 @@ final class AnalysisReports {
 
     // ---------------------------------------------------------------- text
 
-    static void text(Analysis a, String file, OutputStream os) {
+    static void text(FileResult r, boolean verbose, OutputStream os) {
         PrintWriter out = new PrintWriter(new OutputStreamWriter(os, StandardCharsets.UTF_8));
+        String file = r.file();
+        Analysis a = r.analysis();
+        if (a == null) {
+            out.printf("%s: cannot read: %s%n", file, r.error());
+            out.flush();
+            return;
+        }
         out.printf("%s: %d frames, %d MPA streams, %d PDUs, %d DDP messages%n", file, a.frames(), a.streams().size(),
                 a.pdus(), a.messages());
         for (Analysis.Stream s : a.streams()) {
@@ -53,10 +60,22 @@ final class AnalysisReports {
                         c.terminateFrame() > 0 ? ", Terminate in frame " + c.terminateFrame() : "");
             }
             if (sum.rpcRdmaMessages() > 0) out.printf("  RPC-over-RDMA  %d messages%n", sum.rpcRdmaMessages());
+            List<String> closed = r.closes().getOrDefault(s.index(), List.of());
+            if (!closed.isEmpty()) out.printf("  closed  %s%n", String.join(", ", closed));
         }
+        if (r.nothing() != null) out.printf("%nnothing analysed: %s%n", r.nothing());
         out.printf("%nviolations: %d errors, %d warnings, %d info%n", a.count(Severity.ERROR), a.count(Severity.WARNING),
                 a.count(Severity.INFO));
-        for (List<Violation> group : byCheck(a.violations()).values()) {
+        if (verbose) {
+            for (Violation v : a.violations().stream().sorted((x, y) -> y.severity().compareTo(x.severity())).toList()) {
+                out.printf("  %-7s %s  %s %s%s  frame %s%s  stream %d%n", v.severity().name().toLowerCase(), v.id(), v.rfc(),
+                        v.section(), v.errorType() != null ? "  Terminate " + v.errorType().triple() : "",
+                        v.frame() > 0 ? Long.toString(v.frame()) : "-",
+                        v.frames().size() > 1 ? " (frames " + v.frames() + ")" : "", v.stream());
+                out.printf("          %s%n", v.message());
+            }
+        }
+        for (List<Violation> group : verbose ? List.<List<Violation>>of() : byCheck(a.violations()).values()) {
             Violation v = group.get(0);
             out.printf("  %-7s %s  %s %s%s  ×%d  frames %s%n", v.severity().name().toLowerCase(), v.id(), v.rfc(),
                     v.section(), v.errorType() != null ? "  Terminate " + v.errorType().triple() : "", group.size(),
@@ -66,7 +85,8 @@ final class AnalysisReports {
         if (!a.notices().isEmpty()) {
             out.printf("%nnotices: %d%s%n", a.notices().size() + a.noticesDropped(),
                     a.noticesDropped() > 0 ? " (first " + a.notices().size() + " kept)" : "");
-            for (Notice n : a.notices().subList(0, Math.min(20, a.notices().size()))) out.println("  " + n);
+            for (Notice n : a.notices().subList(0, Math.min(verbose ? a.notices().size() : 20, a.notices().size()))) out.println("  " + n);
+            if (!verbose && a.notices().size() > 20) out.println("  ... (-V lists them all)");
         }
         if (a.error() != null) out.printf("%nincomplete: %s%n", a.error());
         out.flush();
@@ -107,23 +127,52 @@ final class AnalysisReports {
         return fs.size() > FRAMES_SHOWN ? shown + ",… (" + fs.size() + ")" : shown.isEmpty() ? "-" : shown;
     }
 
+    /** Several files: one line of totals after their reports. */
+    static void total(List<FileResult> all, OutputStream os) {
+        PrintWriter out = new PrintWriter(new OutputStreamWriter(os, StandardCharsets.UTF_8));
+        long frames = 0, streams = 0, errors = 0, warnings = 0, info = 0;
+        Map<String, Integer> byStatus = new LinkedHashMap<>();
+        for (FileResult r : all) {
+            byStatus.merge(r.status(), 1, Integer::sum);
+            Analysis a = r.analysis();
+            if (a == null) continue;
+            frames += a.frames();
+            streams += a.streams().size();
+            errors += a.count(Severity.ERROR);
+            warnings += a.count(Severity.WARNING);
+            info += a.count(Severity.INFO);
+        }
+        out.printf("%ntotal: %d files (%s), %d frames, %d MPA streams; violations: %d errors, %d warnings, %d info%n",
+                all.size(), byStatus.entrySet().stream().map(e -> e.getValue() + " " + e.getKey())
+                        .collect(Collectors.joining(", ")), frames, streams, errors, warnings, info);
+        out.flush();
+    }
+
     // ---------------------------------------------------------------- json
 
     /** One report object; several files give a JSON array of them. */
-    static void json(List<Analysis> all, List<String> files, boolean many, OutputStream os) throws IOException {
+    static void json(List<FileResult> all, boolean many, OutputStream os) throws IOException {
         try (JsonGenerator j = JsonFactory.builder().build().createGenerator(os, JsonEncoding.UTF8)) {
             j.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
             j.setPrettyPrinter(new DefaultPrettyPrinter());
             if (many) j.writeStartArray();
-            for (int i = 0; i < all.size(); i++) json(all.get(i), files.get(i), j);
+            for (FileResult r : all) json(r, j);
             if (many) j.writeEndArray();
             j.writeRaw('\n');
         }
     }
 
-    private static void json(Analysis a, String file, JsonGenerator j) throws IOException {
+    private static void json(FileResult r, JsonGenerator j) throws IOException {
+        Analysis a = r.analysis();
         j.writeStartObject();
-        j.writeStringField("file", file);
+        j.writeStringField("file", r.file());
+        j.writeStringField("status", r.status());
+        if (a == null) {
+            j.writeStringField("error", r.error());
+            j.writeEndObject();
+            return;
+        }
+        if (r.nothing() != null) j.writeStringField("nothing", r.nothing());
         j.writeObjectFieldStart("summary");
         j.writeNumberField("frames", a.frames());
         j.writeNumberField("streams", a.streams().size());
@@ -144,6 +193,11 @@ final class AnalysisReports {
             if (s.summary().rpcRdmaMessages() > 0) j.writeNumberField("rpcRdmaMessages", s.summary().rpcRdmaMessages());
             j.writeStringField("client", s.client().toString());
             j.writeStringField("server", s.server().toString());
+            mpaJson("mpaRequest", s.summary().request(), j);
+            mpaJson("mpaReply", s.summary().reply(), j);
+            j.writeArrayFieldStart("closed");
+            for (String c : r.closes().getOrDefault(s.index(), List.of())) j.writeString(c);
+            j.writeEndArray();
             for (Direction d : Direction.values()) {
                 StreamSummary.Counters c = s.summary().counters(d);
                 j.writeObjectFieldStart(d == Direction.CLIENT_TO_SERVER ? "clientToServer" : "serverToClient");
@@ -153,6 +207,7 @@ final class AnalysisReports {
                 j.writeEndObject();
                 j.writeNumberField("bytesPlaced", c.bytesPlaced());
                 j.writeNumberField("bytesDelivered", c.bytesDelivered());
+                if (c.terminateFrame() > 0) j.writeNumberField("terminateFrame", c.terminateFrame());
                 j.writeEndObject();
             }
             j.writeEndObject();
@@ -187,6 +242,35 @@ final class AnalysisReports {
             j.writeEndObject();
         }
         j.writeEndArray();
+        j.writeArrayFieldStart("notices");
+        for (Notice n : a.notices()) {
+            j.writeStartObject();
+            j.writeStringField("severity", n.severity().name().toLowerCase());
+            j.writeStringField("layer", n.layer());
+            if (n.frame() > 0) j.writeNumberField("frame", n.frame());
+            if (n.stream() >= 0) j.writeNumberField("stream", n.stream());
+            if (n.offset() >= 0) j.writeNumberField("offset", n.offset());
+            j.writeStringField("message", n.message());
+            j.writeEndObject();
+        }
+        j.writeEndArray();
+        j.writeNumberField("noticesDropped", a.noticesDropped());
+        j.writeEndObject();
+    }
+
+    /** The MPA Request or Reply of a stream: what the text report's MPA line shows. */
+    private static void mpaJson(String key, MpaStartFrame f, JsonGenerator j) throws IOException {
+        if (f == null) return;
+        j.writeObjectFieldStart(key);
+        j.writeNumberField("rev", f.revision());
+        j.writeBooleanField("markers", f.markers());
+        j.writeBooleanField("crc", f.crc());
+        j.writeBooleanField("reject", f.reject());
+        if (f.enhanced() != null) {
+            j.writeNumberField("ird", f.enhanced().ird());
+            j.writeNumberField("ord", f.enhanced().ord());
+            j.writeBooleanField("peerToPeer", f.enhanced().peerToPeer());
+        }
         j.writeEndObject();
     }
 
@@ -196,7 +280,7 @@ final class AnalysisReports {
      * JUnit XML: one test case per stream and check family (the layer: MPA, DDP, RDMAP, SECURITY); violations at
      * or above the fail level are its failures, the others go to its system-out.
      */
-    static void junit(List<Analysis> all, List<String> files, Severity failLevel, boolean many, OutputStream os)
+    static void junit(List<FileResult> all, Severity failLevel, boolean many, OutputStream os)
             throws IOException {
         try {
             XMLStreamWriter x = XMLOutputFactory.newFactory().createXMLStreamWriter(os, "UTF-8");
@@ -206,7 +290,7 @@ final class AnalysisReports {
                 x.writeStartElement("testsuites");
                 x.writeCharacters("\n");
             }
-            for (int i = 0; i < all.size(); i++) junit(all.get(i), files.get(i), failLevel, x);
+            for (FileResult r : all) junit(r, failLevel, x);
             if (many) x.writeEndElement();
             x.writeCharacters("\n");
             x.writeEndDocument();
@@ -216,7 +300,31 @@ final class AnalysisReports {
         }
     }
 
-    private static void junit(Analysis a, String file, Severity failLevel, XMLStreamWriter x) throws XMLStreamException {
+    private static void junit(FileResult r, Severity failLevel, XMLStreamWriter x) throws XMLStreamException {
+        String file = r.file();
+        Analysis a = r.analysis();
+        // test names unique across files: the file is part of the class name
+        String prefix = "rddp." + file.replaceAll("[^A-Za-z0-9_.-]", "_") + ".";
+        if (a == null || r.nothing() != null) {
+            x.writeStartElement("testsuite");
+            x.writeAttribute("name", "rddp analyze " + file);
+            x.writeAttribute("tests", "1");
+            x.writeAttribute("failures", "0");
+            x.writeAttribute("errors", "1");
+            x.writeAttribute("skipped", "0");
+            x.writeCharacters("\n  ");
+            x.writeStartElement("testcase");
+            x.writeAttribute("classname", prefix + "capture");
+            x.writeAttribute("name", a == null ? "read" : "iwarp");
+            x.writeStartElement("error");
+            x.writeAttribute("message", a == null ? "cannot read: " + r.error() : r.nothing());
+            x.writeEndElement();
+            x.writeEndElement();
+            x.writeCharacters("\n");
+            x.writeEndElement();
+            x.writeCharacters("\n");
+            return;
+        }
         Map<String, List<Violation>> cases = new LinkedHashMap<>();
         for (Analysis.Stream s : a.streams()) {
             for (Layer l : Layer.values()) {
@@ -230,7 +338,7 @@ final class AnalysisReports {
         long failures = cases.values().stream().filter(vs -> vs.stream().anyMatch(v -> fails(v, failLevel))).count();
         x.writeStartElement("testsuite");
         x.writeAttribute("name", "rddp analyze " + file);
-        x.writeAttribute("tests", Integer.toString(cases.size()));
+        x.writeAttribute("tests", Integer.toString(cases.size() + (a.notices().isEmpty() ? 0 : 1)));
         x.writeAttribute("failures", Long.toString(failures));
         x.writeAttribute("errors", a.error() != null ? "1" : "0");
         x.writeAttribute("skipped", "0");
@@ -239,7 +347,7 @@ final class AnalysisReports {
             String[] key = c.getKey().split("\\|");
             x.writeCharacters("  ");
             x.writeStartElement("testcase");
-            x.writeAttribute("classname", "rddp.stream" + key[0]);
+            x.writeAttribute("classname", prefix + "stream" + key[0]);
             x.writeAttribute("name", key[1]);
             List<Violation> failing = c.getValue().stream().filter(v -> fails(v, failLevel)).toList();
             if (!failing.isEmpty()) {
@@ -258,10 +366,23 @@ final class AnalysisReports {
             x.writeEndElement();
             x.writeCharacters("\n");
         }
+        if (!a.notices().isEmpty()) {
+            // notices are facts, not failures: a passing case whose output lists them
+            x.writeCharacters("  ");
+            x.writeStartElement("testcase");
+            x.writeAttribute("classname", prefix + "capture");
+            x.writeAttribute("name", "notices");
+            x.writeStartElement("system-out");
+            x.writeCharacters(a.notices().stream().map(Notice::toString).collect(Collectors.joining("\n"))
+                    + (a.noticesDropped() > 0 ? "\n... and " + a.noticesDropped() + " more" : ""));
+            x.writeEndElement();
+            x.writeEndElement();
+            x.writeCharacters("\n");
+        }
         if (a.error() != null) {
             x.writeCharacters("  ");
             x.writeStartElement("testcase");
-            x.writeAttribute("classname", "rddp.capture");
+            x.writeAttribute("classname", prefix + "capture");
             x.writeAttribute("name", "read");
             x.writeStartElement("error");
             x.writeAttribute("message", a.error());

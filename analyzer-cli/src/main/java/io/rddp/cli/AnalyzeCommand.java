@@ -5,6 +5,8 @@ import io.rddp.analyze.AnalysisLimits;
 import io.rddp.analyze.Analyzer;
 import io.rddp.analyze.UlpProfile;
 import io.rddp.capture.CaptureReader;
+import io.rddp.filter.DisplayFilter;
+import io.rddp.filter.FieldRecord;
 import io.rddp.capture.LinkType;
 import io.rddp.capture.PcapngWriter;
 import io.rddp.sink.Severity;
@@ -27,15 +29,19 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 
 @Command(name = "analyze",
         description = {"Decode a capture (or live traffic with -i) and check every stream against the reference Data Sink model:",
                 "each departure from RFC 5040/5041/5042/5044/6581/7306 is reported with its RFC section and,",
                 "where the RFC defines one, the Terminate error type (Layer/EType/Code).",
-                "Exit codes: 0 clean, 1 violations at or above --fail-on, 2 bad usage or unreadable input."},
-        mixinStandardHelpOptions = true,
+                "Exit codes: 0 clean, 1 violations at or above --fail-on, 2 bad usage or unreadable input,",
+                "3 nothing to analyse (no capture in the folders given, no iWARP traffic, undecoded link types).",
+                "With several files the worst counts, in the order 2, 1, 3, 0."},
         sortOptions = false)
 final class AnalyzeCommand implements Callable<Integer> {
 
@@ -46,15 +52,33 @@ final class AnalyzeCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    @picocli.CommandLine.Mixin
+    HelpOption help;
+
     @Parameters(arity = "0..*", paramLabel = "FILE", description = {"Capture files (pcap, pcapng, .gz of either; '-' for standard input)",
             "or directories (every capture below them). Each is analysed on its own; the exit code is the worst."})
-    List<String> files;
+    List<String> files = new ArrayList<>();
+
+    @Option(names = {"-r", "--read-file"}, paramLabel = "FILE", description = "A capture file to analyse, as tshark -r (repeatable; the same as a FILE argument).")
+    List<String> readFiles = new ArrayList<>();
 
     @Mixin
     LiveOptions live = new LiveOptions();
 
-    @Option(names = "--format", paramLabel = "FORMAT", description = "Report format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
+    @Option(names = {"-T", "--format"}, paramLabel = "FORMAT", description = "Report format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
     Format format = Format.text;
+
+    @Option(names = {"-V", "--verbose"}, description = "Text report: every violation on its own with its frames (not one line per check), every notice kept.")
+    boolean verbose;
+
+    @Option(names = {"-Y", "--display-filter"}, paramLabel = "FILTER",
+            description = "Report only the violations whose key frame has a PDU that matches FILTER (decode's -Y language), e.g. "
+                    + "'stream == 2', 'rdmap.opcode == 1', 'violation.severity == \"error\"'. The analysis still sees every PDU; "
+                    + "stream summaries stay whole; the exit code follows the violations kept.")
+    String displayFilter;
+
+    @Option(names = {"-q", "--quiet"}, description = "Quiet standard error: no progress bar.")
+    boolean quiet;
 
     @Option(names = "--fail-on", paramLabel = "LEVEL", description = "Exit 1 when a violation is at or above: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
     FailOn failOn = FailOn.error;
@@ -103,6 +127,16 @@ final class AnalyzeCommand implements Callable<Integer> {
     @Option(names = "--max-violations", paramLabel = "N", description = "Violations kept for the report; later ones are counted (default: ${DEFAULT-VALUE}).")
     int maxViolations = AnalysisLimits.defaults().violations();
 
+    /** The first option out of its range, named with the range; null when all are fine. */
+    private String rangeProblem() {
+        if (maxConnections < 1) return "--max-connections: must be 1.." + Integer.MAX_VALUE + " (got " + maxConnections + ")";
+        if (maxBufferedBytes < 1) return "--max-buffered-bytes: must be 1.." + Long.MAX_VALUE + " (got " + maxBufferedBytes + ")";
+        if (maxOutstanding < 1) return "--max-outstanding-reads: must be 1.." + Integer.MAX_VALUE + " (got " + maxOutstanding + ")";
+        if (maxStags < 1) return "--max-stags: must be 1.." + Integer.MAX_VALUE + " (got " + maxStags + ")";
+        if (maxViolations < 1) return "--max-violations: must be 1.." + Integer.MAX_VALUE + " (got " + maxViolations + ")";
+        return null;
+    }
+
     /** The caps as the options set them. */
     AnalysisLimits limits() {
         AnalysisLimits d = AnalysisLimits.defaults();
@@ -116,6 +150,11 @@ final class AnalyzeCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter err = spec.commandLine().getErr();
+        String range = rangeProblem();
+        if (range != null) {
+            err.println("rddp: " + range);
+            return Main.EXIT_BAD_INPUT;
+        }
         AnalysisLimits limits;
         try {
             limits = limits();
@@ -131,17 +170,20 @@ final class AnalyzeCommand implements Callable<Integer> {
         }
         if (live.list) return live.listInterfaces(spec.commandLine().getOut(), err);
         String problem = live.problem();
-        if (problem == null && live.live() && files != null && !files.isEmpty()) problem = "give either FILEs or -i IFACE";
+        List<String> given = new ArrayList<>(readFiles);
+        given.addAll(files);
+        if (problem == null && live.live() && !given.isEmpty()) problem = "give either FILEs (or -r FILE) or -i IFACE, not both";
+        if (problem == null) problem = rangeProblem();
         if (problem != null) {
             err.println("rddp: " + problem);
             return Main.EXIT_BAD_INPUT;
         }
         if (threads < 1 || threads > 256) {
-            err.println("rddp: --threads must be 1..256, not " + threads);
+            err.println("rddp: --threads: must be 1..256 (got " + threads + ")");
             return Main.EXIT_BAD_INPUT;
         }
-        if (!live.live() && (files == null || files.isEmpty())) {
-            err.println("rddp: analyze needs at least one FILE, or -i IFACE (or --limits)");
+        if (!live.live() && given.isEmpty()) {
+            err.println("rddp: analyze needs at least one FILE (or -r FILE, '-' for standard input), or -i IFACE (or --limits)");
             return Main.EXIT_BAD_INPUT;
         }
         List<StagRegistration> registrations = List.of();
@@ -161,7 +203,11 @@ final class AnalyzeCommand implements Callable<Integer> {
                 // --annotate reads the frames a second time: keep them in a temporary pcapng while capturing
                 if (annotate != null) liveCopy = Files.createTempFile("rddp-live-", ".pcapng");
             } else {
-                inputs = expand(files);
+                inputs = expand(given);
+                if (inputs.isEmpty()) {
+                    err.println("rddp: " + String.join(", ", given) + ": no capture found (*.pcap, *.pcapng, *.cap, or .gz of them)");
+                    return Main.EXIT_NOTHING;
+                }
             }
         } catch (IOException e) {
             err.println("rddp: " + e.getMessage());
@@ -185,93 +231,216 @@ final class AnalyzeCommand implements Callable<Integer> {
             err.println("rddp: --annotate takes exactly one capture file (not standard input: the frames are read twice)");
             return Main.EXIT_BAD_INPUT;
         }
-        int worst = Main.EXIT_OK;
-        List<Analysis> done = new ArrayList<>();
-        List<String> names = new ArrayList<>();
-        for (String file : inputs) {
-            Analysis a = live.live() ? analyzeLive(registrations, liveCopy, err) : analyze(file, registrations, err);
-            if (a == null) {
-                worst = Main.EXIT_BAD_INPUT;
-                continue;
+        DisplayFilter filter = null;
+        if (displayFilter != null) {
+            filter = Filters.compile(displayFilter, err);
+            if (filter == null) return Main.EXIT_BAD_INPUT;
+            if (filter.uses("violation") && (inputs.contains("-") || live.live())) {
+                err.println("rddp: -Y: a filter on violation reads the capture twice, so it needs a file, not standard input or -i");
+                return Main.EXIT_BAD_INPUT;
             }
-            done.add(a);
-            names.add(file);
-            worst = Math.max(worst, exitCode(a));
         }
-        if (done.isEmpty()) return worst; // nothing could be read: the reasons are printed, no empty report
-        try (OutputStream out = Outputs.open(output)) {
+        OutputStream out;
+        try {
+            out = Outputs.open(output);
+        } catch (IOException e) {
+            err.println("rddp: " + Outputs.cannotWrite(output, e));
+            return Main.EXIT_BAD_INPUT;
+        }
+        int worst = Main.EXIT_OK;
+        List<FileResult> done = new ArrayList<>();
+        for (String file : inputs) {
+            FileResult r = live.live() ? analyzeLive(registrations, liveCopy, err) : analyze(file, registrations, filter, err);
+            done.add(r);
+            worst = Main.worse(worst, r.exit());
+            if (r.nothing() != null) err.println("rddp: " + r.file() + ": " + r.nothing());
+        }
+        try (out) {
             switch (format) {
                 case text -> {
                     for (int i = 0; i < done.size(); i++) {
                         if (i > 0) out.write("\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
-                        AnalysisReports.text(done.get(i), names.get(i), out);
+                        AnalysisReports.text(done.get(i), verbose, out);
                     }
+                    if (done.size() > 1) AnalysisReports.total(done, out);
                 }
-                case json -> AnalysisReports.json(done, names, inputs.size() > 1, out);
-                case junit -> AnalysisReports.junit(done, names, failLevel(), inputs.size() > 1, out);
+                case json -> AnalysisReports.json(done, inputs.size() > 1, out);
+                case junit -> AnalysisReports.junit(done, failLevel(), inputs.size() > 1, out);
             }
         } catch (IOException e) {
-            err.println("rddp: " + (output == null ? "standard output" : output) + ": " + e.getMessage());
+            if (output == null && Outputs.brokenPipe(e)) return worst;
+            err.println("rddp: " + Outputs.cannotWrite(output, e));
             return Main.EXIT_BAD_INPUT;
         }
-        if (annotate != null && !done.isEmpty()) {
+        if (annotate != null && done.get(0).analysis() != null) {
             try {
-                int annotated = annotate(liveCopy != null ? liveCopy.toString() : inputs.get(0), done.get(0).violations());
+                int annotated = annotate(liveCopy != null ? liveCopy.toString() : inputs.get(0), done.get(0).analysis().violations());
                 err.println("rddp: wrote " + annotate + " with " + annotated + " annotated frames");
             } catch (IOException e) {
-                err.println("rddp: " + annotate + ": " + e.getMessage());
+                err.println("rddp: " + Outputs.cannotWrite(annotate, e));
                 return Main.EXIT_BAD_INPUT;
             }
         }
-        for (int i = 0; i < done.size(); i++) {
-            if (done.get(i).error() != null) {
-                err.println("rddp: " + names.get(i) + ": " + done.get(i).error());
+        for (FileResult r : done) {
+            if (r.analysis() != null && r.analysis().error() != null) {
+                err.println("rddp: " + r.file() + ": " + r.analysis().error());
                 err.println("rddp: everything before that point was analysed");
             }
         }
         return worst;
     }
 
-    /** One capture; null when it cannot be opened at all (the reason is printed). */
-    private Analysis analyze(String file, List<StagRegistration> registrations, PrintWriter err) {
+    /** One capture; an unreadable one gives a result with its error (printed too). */
+    private FileResult analyze(String file, List<StagRegistration> registrations, DisplayFilter filter, PrintWriter err) {
         StagRegistry registry = StagRegistry.empty(); // fresh per file: a ULP profile adds to it
         registrations.forEach(registry::add);
-        try (CaptureReader reader = DecodeCommand.open(file, err)) {
-            if (reader == null) return null;
-            try (Progress progress = Progress.start(reader, noProgress ? Progress.Mode.OFF : Progress.Mode.AUTO)) {
-                return new Analyzer(limits(), registry, profile).decodeAs(decodeAs.mode).threads(threads)
-                        .run(reader, progress::update);
+        java.io.StringWriter why = new java.io.StringWriter();
+        Closes closes = new Closes();
+        try (CaptureReader opened = DecodeCommand.open(file, new PrintWriter(why, true))) {
+            if (opened == null) {
+                String msg = why.toString().strip();
+                err.println(msg);
+                return new FileResult(file, null, msg.replaceFirst("^rddp: " + java.util.regex.Pattern.quote(file) + ": ", ""),
+                        Map.of(), Main.EXIT_BAD_INPUT);
             }
+            FrameLimit reader = new FrameLimit(opened, live.count);
+            Set<Long> matching = new HashSet<>();
+            FieldRecord record = new FieldRecord();
+            Analysis a;
+            try (Progress progress = Progress.start(reader, noProgress || quiet ? Progress.Mode.OFF : Progress.Mode.AUTO)) {
+                a = new Analyzer(limits(), registry, profile).decodeAs(decodeAs.mode).threads(threads)
+                        .observe(new Analyzer.Observer() {
+                    @Override
+                    public void onPdu(io.rddp.decode.Pdu pdu, io.rddp.rpcrdma.RpcRdmaMessage message, io.rddp.rpcrdma.ChunkMove move) {
+                        closes.iwarp(pdu.stream());
+                        if (filter != null && !filter.uses("violation")) {
+                            DisplayFilter.describe(pdu, message, move, List.of(), List.of(), record);
+                            if (filter.matches(record)) matching.add(pdu.frame());
+                        }
+                    }
+
+                    @Override
+                    public void onClose(io.rddp.tcp.TcpConnection c, io.rddp.tcp.Direction d, boolean reset, long frame) {
+                        closes.close(c.index(), d, reset, frame);
+                    }
+
+                    @Override
+                    public void onConnectionEnd(io.rddp.tcp.TcpConnection c, long frame, boolean captureEnded) {
+                        closes.end(c.index(), captureEnded);
+                    }
+                }).run(reader, progress::update);
+            }
+            if (filter != null) a = filtered(a, file, filter, matching);
+            return new FileResult(file, a, null, closes.byStream, exitCode(a));
         } catch (IOException e) {
             err.println("rddp: " + file + ": " + e.getMessage());
-            return null;
+            return new FileResult(file, null, e.getMessage(), Map.of(), Main.EXIT_BAD_INPUT);
         }
     }
 
-    /** The live capture of -i, analysed as it arrives until Ctrl-C, --duration or -c; null when it cannot start. */
-    private Analysis analyzeLive(List<StagRegistration> registrations, Path copy, PrintWriter err) {
+    /**
+     * -Y: the violations whose key frame has a PDU the filter matches (with that frame's violations for the
+     * {@code violation} names: a second, decode-only pass). The stream summaries stay whole.
+     */
+    private Analysis filtered(Analysis a, String file, DisplayFilter filter, Set<Long> matching) throws IOException {
+        Set<Long> frames = matching;
+        Map<Long, List<Violation>> byFrame = new java.util.HashMap<>();
+        if (filter.uses("violation")) {
+            for (Violation v : a.violations()) if (v.frame() > 0) byFrame.computeIfAbsent(v.frame(), k -> new ArrayList<>()).add(v);
+            frames = new HashSet<>();
+            Set<Long> hit = frames;
+            FieldRecord record = new FieldRecord();
+            try (CaptureReader again = DecodeCommand.open(file, new PrintWriter(java.io.Writer.nullWriter()))) {
+                if (again == null) throw new IOException("cannot read it a second time for -Y");
+                io.rddp.rpcrdma.RpcRdmaListener l = (pdu, message, move) -> {
+                    List<Violation> vs = byFrame.get(pdu.frame());
+                    if (vs == null) return;
+                    DisplayFilter.describe(pdu, message, move, Filters.checks(vs), Filters.severities(vs), record);
+                    if (filter.matches(record)) hit.add(pdu.frame());
+                };
+                try {
+                    new io.rddp.decode.DecodePipeline(new io.rddp.rpcrdma.RpcRdmaStage(l, decodeAs.mode))
+                            .run(new FrameLimit(again, live.count));
+                } catch (io.rddp.capture.CaptureException e) {
+                    // the analysis reported where the file turns bad; what came before is filtered
+                }
+            }
+        }
+        Set<Long> keep = frames;
+        List<Violation> vs = a.violations().stream().filter(v -> keep.contains(v.frame())).toList();
+        return new Analysis(a.frames(), a.pdus(), a.messages(), a.streams(), vs, a.notices(), a.noticesDropped(),
+                a.error(), a.limits());
+    }
+
+    /**
+     * How each iWARP stream's sides closed, from the TCP events. Only streams that carried a PDU, and no more than
+     * the report lists ({@code report.streams}): a capture of a million connections must not grow it.
+     */
+    final class Closes {
+        final Map<Integer, List<String>> byStream = new java.util.HashMap<>();
+        private final int cap = limits().reportedStreams();
+
+        void iwarp(int stream) {
+            if (!byStream.containsKey(stream) && byStream.size() < cap) byStream.put(stream, new ArrayList<>(2));
+        }
+
+        void close(int stream, io.rddp.tcp.Direction d, boolean reset, long frame) {
+            List<String> l = byStream.get(stream);
+            if (l == null) return;
+            if (l.size() < 8) l.add((d == io.rddp.tcp.Direction.CLIENT_TO_SERVER ? "client " : "server ")
+                    + (reset ? "RST" : "FIN") + " frame " + frame);
+        }
+
+        void end(int stream, boolean captureEnded) {
+            List<String> l = byStream.get(stream);
+            if (l == null) return;
+            if (captureEnded && l.stream().noneMatch(x -> x.contains("RST"))
+                    && l.stream().filter(x -> x.contains("FIN")).count() < 2) l.add("open at the end of the capture");
+        }
+    }
+
+    /** The live capture of -i, analysed as it arrives until Ctrl-C, --duration or -c; an error result when it cannot start. */
+    private FileResult analyzeLive(List<StagRegistration> registrations, Path copy, PrintWriter err) {
+        String name = "-i " + live.device;
         StagRegistry registry = StagRegistry.empty();
         registrations.forEach(registry::add);
         java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
+        Closes closes = new Closes();
         try (PcapngWriter tee = copy == null ? null : PcapngWriter.create(copy, LinkType.ETHERNET);
              LiveCapture capture = live.open(err, tee)) {
-            if (capture == null) return null;
+            if (capture == null) return new FileResult(name, null, "cannot capture", Map.of(), Main.EXIT_BAD_INPUT);
             Thread hook = LiveOptions.stopOnInterrupt(capture, done);
             try {
-                Analysis a = new Analyzer(limits(), registry, profile).decodeAs(decodeAs.mode).run(capture, () -> { });
+                Analysis a = new Analyzer(limits(), registry, profile).decodeAs(decodeAs.mode).observe(new Analyzer.Observer() {
+                    @Override
+                    public void onPdu(io.rddp.decode.Pdu pdu, io.rddp.rpcrdma.RpcRdmaMessage message, io.rddp.rpcrdma.ChunkMove move) {
+                        closes.iwarp(pdu.stream());
+                    }
+
+                    @Override
+                    public void onClose(io.rddp.tcp.TcpConnection c, io.rddp.tcp.Direction d, boolean reset, long frame) {
+                        closes.close(c.index(), d, reset, frame);
+                    }
+
+                    @Override
+                    public void onConnectionEnd(io.rddp.tcp.TcpConnection c, long frame, boolean captureEnded) {
+                        closes.end(c.index(), captureEnded);
+                    }
+                }).run(capture, () -> { });
                 err.println("rddp: captured " + capture.frames() + " frames on " + capture.device());
-                return a;
+                return new FileResult(name, a, null, closes.byStream, exitCode(a));
             } finally {
                 LiveOptions.release(hook, done);
             }
         } catch (IOException e) {
             err.println("rddp: " + e.getMessage());
-            return null;
+            return new FileResult(name, null, e.getMessage(), Map.of(), Main.EXIT_BAD_INPUT);
         }
     }
 
     private int exitCode(Analysis a) {
         if (a.error() != null) return Main.EXIT_BAD_INPUT;
+        if (a.streams().isEmpty() && a.pdus() == 0) return Main.EXIT_NOTHING;
         Severity level = failLevel();
         return level != null && a.hasAtLeast(level) ? Main.EXIT_FINDINGS : Main.EXIT_OK;
     }
@@ -282,11 +451,13 @@ final class AnalyzeCommand implements Callable<Integer> {
         for (String f : given) {
             Path p = Path.of(f);
             if (!f.equals("-") && Files.isDirectory(p)) {
+                int before = out.size();
                 try (java.util.stream.Stream<Path> walk = Files.walk(p)) {
                     walk.filter(Files::isRegularFile)
                             .filter(x -> x.getFileName().toString().matches("(?i).*\\.(pcap|pcapng|cap)(\\.gz)?$"))
                             .sorted().forEach(x -> out.add(x.toString()));
                 }
+                if (out.size() == before && given.size() > 1) System.err.println("rddp: " + f + ": no capture found in this directory");
             } else {
                 out.add(f);
             }

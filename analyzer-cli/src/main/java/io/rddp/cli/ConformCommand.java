@@ -41,7 +41,6 @@ import java.util.regex.Pattern;
                         + " 'rping -s'; the tester plays rping's client), rping-client (the DUT runs stock 'rping -c' in"
                         + " a loop against --tester-listen; the tester plays rping's server and answers its MPA"
                         + " Requests)."},
-        mixinStandardHelpOptions = true,
         sortOptions = false,
         footer = {"", "Examples:",
                 "  rddp conform --list",
@@ -57,6 +56,9 @@ final class ConformCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
+
+    @picocli.CommandLine.Mixin
+    HelpOption help;
 
     @Option(names = "--target", paramLabel = "HOST:PORT", description = "Where the DUT accepts iWARP connections.")
     String target;
@@ -384,7 +386,6 @@ final class ConformCommand implements Callable<Integer> {
     }
 
     private static String version() {
-        String v = ConformCommand.class.getPackage().getImplementationVersion();
-        return v == null ? "development build" : v;
+        return Main.Version.text();
     }
 }

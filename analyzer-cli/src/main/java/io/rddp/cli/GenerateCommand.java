@@ -22,17 +22,19 @@ import java.util.concurrent.Callable;
 @Command(name = "generate",
         description = {"Write a synthetic iWARP capture of a named scenario (for tests, demos and benchmarks).",
                 "The format follows OUT's name: .pcap, .pcapng, and .gz of either."},
-        mixinStandardHelpOptions = true,
         sortOptions = false)
 final class GenerateCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
 
+    @picocli.CommandLine.Mixin
+    HelpOption help;
+
     @Parameters(index = "0", arity = "0..1", paramLabel = "SCENARIO", description = "Scenario name; see --list.")
     String scenario;
 
-    @Option(names = {"-o", "--output"}, paramLabel = "OUT", description = "Capture file to write.")
+    @Option(names = {"-o", "--output"}, paramLabel = "OUT", description = "Capture file to write; '-' writes pcap to standard output (e.g. | rddp decode -).")
     Path output;
 
     @Option(names = "--list", description = "List the scenarios and exit.")
@@ -74,21 +76,36 @@ final class GenerateCommand implements Callable<Integer> {
                     : "an output file is needed (-o OUT)") + "; see 'rddp generate --list' and --help");
             return Main.EXIT_BAD_INPUT;
         }
-        if (messageSize < 0 || messageSize > (1 << 30) || (mss != 0 && (mss < 64 || mss > 65495))
-                || connections < 0 || connections > Generator.MAX_CONNECTIONS) {
-            err.println("rddp: --message-size must be 0..2^30, --mss 64..65495 and --connections 1.."
-                    + Generator.MAX_CONNECTIONS);
+        if (messageSize < 0 || messageSize > (1 << 30)) {
+            err.println("rddp: --message-size: must be 0..1073741824 (2^30) octets (got " + messageSize + ")");
             return Main.EXIT_BAD_INPUT;
         }
+        if (mss != 0 && (mss < 64 || mss > 65495)) { // 0: the scenario's own
+            err.println("rddp: --mss: must be 64..65495 octets (got " + mss + ")");
+            return Main.EXIT_BAD_INPUT;
+        }
+        if (connections < 0 || connections > Generator.MAX_CONNECTIONS) {
+            err.println("rddp: --connections: must be 1.." + Generator.MAX_CONNECTIONS + " (got " + connections + ")");
+            return Main.EXIT_BAD_INPUT;
+        }
+        if (count < 0 || size < 0) {
+            err.println("rddp: " + (count < 0 ? "--count: must be 0 (the default) or more (got " + count + ")"
+                    : "--size: must not be negative"));
+            return Main.EXIT_BAD_INPUT;
+        }
+        boolean stdout = output.toString().equals("-");
         String name = output.getFileName().toString().toLowerCase(Locale.ROOT).replaceFirst("\\.gz$", "");
-        try (CaptureWriter w = name.endsWith(".pcapng") ? PcapngWriter.create(output, LinkType.ETHERNET)
+        try (CaptureWriter w = stdout ? new PcapWriter(Outputs.open(null), LinkType.ETHERNET, true)
+                : name.endsWith(".pcapng") ? PcapngWriter.create(output, LinkType.ETHERNET)
                 : PcapWriter.create(output, LinkType.ETHERNET, true)) {
             Generator.Summary sum = Generator.generate(s,
                     new Generator.Options(size, count, messageSize, mss, crc, seed, connections), w);
-            err.printf("rddp: wrote %s: %d frames, %d messages, about %d bytes%n", output, sum.frames(), sum.messages(), sum.bytes());
+            err.printf("rddp: wrote %s: %d frames, %d messages, about %d bytes%n", stdout ? "standard output (pcap)" : output,
+                    sum.frames(), sum.messages(), sum.bytes());
             return Main.EXIT_OK;
         } catch (IOException e) {
-            err.println("rddp: " + output + ": " + e.getMessage());
+            if (stdout && Outputs.brokenPipe(e)) return Main.EXIT_OK;
+            err.println("rddp: " + Outputs.cannotWrite(stdout ? null : output, e));
             return Main.EXIT_BAD_INPUT;
         }
     }

@@ -16,27 +16,49 @@ import java.io.UncheckedIOException;
 import java.util.HexFormat;
 
 /**
- * {@code decode --format jsonl}: one JSON object per PDU, keys from {@link PduFields}. Numbers are unsigned
- * decimals (a 64-bit TO above 2^63 is still written as a plain JSON number). Each field method catches the
- * generator's IOException itself: a lambda per field cost a third of the output speed.
+ * {@code decode -T jsonl}: one JSON object per PDU, keys from {@link PduFields}. Counts and lengths are unsigned
+ * decimals; identifiers (STag, XID, CRC, handle: {@code "0x%08x"}) and 64-bit values (TO, offsets, atomic data:
+ * {@code "0x%016x"}) are hex strings as tshark writes them, so no JSON reader rounds a TO above 2^53. Each field
+ * method catches the generator's IOException itself: a lambda per field cost a third of the output speed.
  */
 final class JsonlWriter implements PduWriter, FieldSink {
     private final JsonGenerator json;
+    /** -T json: one array of the objects (one a line) instead of JSON lines */
+    private final boolean array;
+    private boolean first = true;
+    /** with several files: each object names its file */
+    private String file;
 
     JsonlWriter(OutputStream out) throws IOException {
+        this(out, false);
+    }
+
+    JsonlWriter(OutputStream out, boolean array) throws IOException {
         json = JsonFactory.builder().build().createGenerator(out, JsonEncoding.UTF8);
         json.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
         json.setRootValueSeparator(null);
+        this.array = array;
+        if (array) {
+            json.writeRaw('[');
+        }
+    }
+
+    @Override
+    public void file(String name) {
+        file = name;
     }
 
     @Override
     public void write(Pdu pdu, RpcRdmaMessage message, ChunkMove move) {
         try {
+            if (array) json.writeRaw(first ? "\n" : ",\n");
+            first = false;
             json.writeStartObject();
+            if (file != null) json.writeStringField("file", file);
             PduFields.describe(pdu, this);
             RpcRdmaFields.describe(message, move, this);
             json.writeEndObject();
-            json.writeRaw('\n');
+            if (!array) json.writeRaw('\n');
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -75,11 +97,28 @@ final class JsonlWriter implements PduWriter, FieldSink {
     public void unsigned64(String key, String label, long value) {
         try {
             if (key != null) json.writeFieldName(key);
-            if (value >= 0) json.writeNumber(value);
-            else json.writeNumber(Long.toUnsignedString(value));
+            json.writeString(hex64(value));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    @Override
+    public void id32(String key, String label, long value) {
+        try {
+            if (key != null) json.writeFieldName(key);
+            json.writeString(hex32(value));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static String hex32(long value) {
+        return "0x" + HexFormat.of().toHexDigits((int) value);
+    }
+
+    static String hex64(long value) {
+        return "0x" + HexFormat.of().toHexDigits(value);
     }
 
     @Override
@@ -147,6 +186,7 @@ final class JsonlWriter implements PduWriter, FieldSink {
 
     @Override
     public void close() throws IOException {
+        if (array) json.writeRaw(first ? "]\n" : "\n]\n");
         json.close();
     }
 }

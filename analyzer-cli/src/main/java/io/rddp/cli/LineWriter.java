@@ -6,7 +6,10 @@ import io.rddp.rpcrdma.ChunkMove;
 import io.rddp.rpcrdma.RpcRdmaFields;
 import io.rddp.rpcrdma.RpcRdmaMessage;
 
+import io.rddp.tcp.Endpoint;
+
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.io.OutputStream;
 import java.io.OutputStreamWriter;
 import java.io.UncheckedIOException;
@@ -47,6 +50,37 @@ final class LineWriter implements PduWriter {
     private static void pad(StringBuilder sb, String s, int width) {
         for (int i = s.length(); i < width; i++) sb.append(' ');
         sb.append(s);
+    }
+
+    @Override
+    public void tcpEvent(long frame, long relativeNanos, Endpoint source, Endpoint destination, String event) {
+        StringBuilder b = new StringBuilder(96);
+        for (int i = Long.toString(frame).length(); i < 6; i++) b.append(' ');
+        b.append(frame).append(' ');
+        String t = Times.seconds(relativeNanos);
+        for (int i = t.length(); i < 12; i++) b.append(' ');
+        b.append(t).append(' ').append(source).append(" → ").append(destination).append(" TCP    ").append(event).append('\n');
+        raw(b);
+    }
+
+    @Override
+    public void hexDump(String title, ByteBuffer bytes) {
+        StringBuilder b = new StringBuilder(bytes.remaining() * 5);
+        HexDump.append(title, bytes, b);
+        raw(b);
+    }
+
+    @Override
+    public void file(String name) {
+        raw("==> " + name + " <==\n");
+    }
+
+    private void raw(CharSequence text) {
+        try {
+            out.append(text);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     @Override

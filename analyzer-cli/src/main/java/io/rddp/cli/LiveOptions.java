@@ -22,7 +22,7 @@ final class LiveOptions {
     @Option(names = "--duration", paramLabel = "S", description = "With -i: stop after S seconds.")
     double durationSeconds;
 
-    @Option(names = {"-c", "--count"}, paramLabel = "N", description = "With -i: stop after N frames.")
+    @Option(names = {"-c", "--count"}, paramLabel = "N", description = "Read only the first N frames (of each file, or live with -i), as tshark -c.")
     long count;
 
     @Option(names = {"-D", "--list-interfaces"}, description = "List the interfaces -i can capture on, and exit.")
@@ -47,8 +47,9 @@ final class LiveOptions {
 
     /** Checks the options; returns null when they are fine, else the message. */
     String problem() {
-        if (!live() && (bpf != null || durationSeconds != 0 || count != 0)) return "-f, --duration and -c go with -i";
-        if (durationSeconds < 0 || count < 0) return "--duration and -c must not be negative";
+        if (!live() && (bpf != null || durationSeconds != 0)) return "-f and --duration go with -i";
+        if (durationSeconds < 0) return "--duration: must be 0 (no limit) or more seconds (got " + durationSeconds + ")";
+        if (count < 0) return "-c: must be 0 (all frames) or more (got " + count + ")";
         return null;
     }
 

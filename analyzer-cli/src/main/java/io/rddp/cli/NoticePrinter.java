@@ -17,8 +17,16 @@ final class NoticePrinter {
         this.quiet = quiet;
     }
 
+    /** The "link type N is not decoded" notices seen: why a capture may show nothing. */
+    java.util.List<String> linkTypes() {
+        return linkTypes;
+    }
+
+    private final java.util.List<String> linkTypes = new java.util.ArrayList<>();
+
     void print(Notice notice) {
         counts.merge(notice.severity(), 1L, Long::sum);
+        if (isLinkType(notice) && linkTypes.size() < 8) linkTypes.add(notice.message());
         if (!quiet) err.println("rddp: " + notice);
     }
 
@@ -31,5 +39,10 @@ final class NoticePrinter {
         counts.forEach((sev, n) -> sb.append(' ').append(n).append(' ').append(sev.name().toLowerCase()));
         err.println(sb);
         err.flush();
+    }
+
+    /** The TCP layer's notice of an undecoded link type (PacketDecoder). */
+    static boolean isLinkType(Notice n) {
+        return n.layer().equals("tcp") && n.message().startsWith("link type ");
     }
 }

@@ -35,7 +35,6 @@ import java.util.concurrent.Callable;
                 + " test driven through the DUT control protocol (rddp conform --profile agent).",
                 "Every PDU it receives is judged by the same sink model as 'rddp analyze'; a PDU in error gets the"
                         + " Terminate the model names (RFC 5040 §7.1)."},
-        mixinStandardHelpOptions = true,
         sortOptions = false,
         footer = {"", "Examples:",
                 "  rddp peer --listen 7174 --app rping                 serve rping clients (rping -c -a HOST -v -V -C 10)",
@@ -49,6 +48,9 @@ final class PeerCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
+
+    @picocli.CommandLine.Mixin
+    HelpOption help;
 
     @Option(names = "--listen", paramLabel = "[HOST:]PORT", description = "Accept iWARP connections here (the MPA Responder).")
     String listen;
@@ -324,7 +326,6 @@ final class PeerCommand implements Callable<Integer> {
     }
 
     private static String version() {
-        String v = PeerCommand.class.getPackage().getImplementationVersion();
-        return v == null ? "development build" : v;
+        return Main.Version.text();
     }
 }

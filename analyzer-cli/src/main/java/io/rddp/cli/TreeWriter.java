@@ -8,7 +8,10 @@ import io.rddp.rpcrdma.ChunkMove;
 import io.rddp.rpcrdma.RpcRdmaFields;
 import io.rddp.rpcrdma.RpcRdmaMessage;
 
+import io.rddp.tcp.Endpoint;
+
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.io.OutputStream;
 import java.io.OutputStreamWriter;
 import java.io.UncheckedIOException;
@@ -71,8 +74,12 @@ final class TreeWriter implements PduWriter, FieldSink {
 
     @Override
     public void unsigned64(String key, String label, long value) {
-        indent().append(label).append(": ").append(Long.toUnsignedString(value))
-                .append(" (0x").append(Long.toHexString(value)).append(")\n");
+        indent().append(label).append(": ").append(JsonlWriter.hex64(value)).append('\n');
+    }
+
+    @Override
+    public void id32(String key, String label, long value) {
+        indent().append(label).append(": ").append(JsonlWriter.hex32(value)).append('\n');
     }
 
     @Override
@@ -88,6 +95,37 @@ final class TreeWriter implements PduWriter, FieldSink {
     @Override
     public void hex(String key, String label, byte[] value) {
         indent().append(label).append(": ").append(value.length == 0 ? "(none)" : HEX.formatHex(value)).append('\n');
+    }
+
+    @Override
+    public void tcpEvent(long frame, long relativeNanos, Endpoint source, Endpoint destination, String event) {
+        StringBuilder b = new StringBuilder(96);
+        for (int i = Long.toString(frame).length(); i < 6; i++) b.append(' ');
+        b.append(frame).append(' ');
+        String t = Times.seconds(relativeNanos);
+        for (int i = t.length(); i < 12; i++) b.append(' ');
+        b.append(t).append(' ').append(source).append(" → ").append(destination).append(" TCP    ").append(event).append('\n');
+        raw(b);
+    }
+
+    @Override
+    public void hexDump(String title, ByteBuffer bytes) {
+        StringBuilder b = new StringBuilder(bytes.remaining() * 5);
+        HexDump.append(title, bytes, b);
+        raw(b);
+    }
+
+    @Override
+    public void file(String name) {
+        raw("==> " + name + " <==\n");
+    }
+
+    private void raw(CharSequence text) {
+        try {
+            out.append(text);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     @Override

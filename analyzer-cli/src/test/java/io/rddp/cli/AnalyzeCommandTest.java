@@ -143,7 +143,7 @@ class AnalyzeCommandTest {
         Files.writeString(stags, "{\"not\": \"an array\"}");
         assertThat(run("analyze", "--stags", stags.toString(), cap("siw/siw-rping-lo.pcap"))).isEqualTo(2);
         assertThat(err).contains("bad.json").contains("array").doesNotContain("Exception");
-        assertThat(run("analyze", tmp.resolve("none.pcap").toString())).isEqualTo(2);
+        assertThat(run("analyze", "-o", tmp.resolve("none.txt").toString(), tmp.resolve("none.pcap").toString())).isEqualTo(2);
         assertThat(err).contains("no such file");
     }
 

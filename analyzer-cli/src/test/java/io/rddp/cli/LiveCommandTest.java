@@ -73,9 +73,9 @@ class LiveCommandTest {
     void liveOptionsNeedTheInterface() {
         Object[] r = run("analyze", "-f", "tcp", Repo.pcaps().resolve("siw/siw-rping-lo.pcap").toString());
         assertThat(r[0]).isEqualTo(2);
-        assertThat((String) r[1]).contains("-f, --duration and -c go with -i");
+        assertThat((String) r[1]).contains("-f and --duration go with -i");
         Object[] both = run("decode", "-i", "lo", Repo.pcaps().resolve("siw/siw-rping-lo.pcap").toString());
         assertThat(both[0]).isEqualTo(2);
-        assertThat((String) both[1]).contains("give either a FILE or -i IFACE");
+        assertThat((String) both[1]).contains("give either FILEs (or -r FILE) or -i IFACE, not both");
     }
 }

@@ -37,7 +37,8 @@ class SiwConformCapturesTest {
         Path out = Files.createTempFile(tmp, "analysis", ".json");
         int rc = Main.run(new String[]{"analyze", "--format", "json", "--fail-on", "never", "-o", out.toString(),
                 pcap.toString()});
-        assertThat(rc).as("analyze " + pcap).isZero();
+        // 3: a recording without iWARP traffic (e.g. the DUT closed before its MPA Reply): still a report
+        assertThat(rc).as("analyze " + pcap).isIn(Main.EXIT_OK, Main.EXIT_NOTHING);
         JsonNode a = JSON.readTree(out.toFile());
         List<String> lines = new ArrayList<>();
         for (JsonNode v : a.path("violations")) {

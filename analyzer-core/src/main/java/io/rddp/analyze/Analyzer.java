@@ -98,8 +98,8 @@ public final class Analyzer {
 
     /**
      * Threads to use: 1 decodes and judges on the caller's thread; with 2 or more the layers above MPA framing and
-     * the sink model run on a second one ({@link DecodePipeline#threads}), with the same report. An observer (the
-     * GUI) is called on the caller's thread, so with one the pass stays on one thread.
+     * the sink model run on a second one ({@link DecodePipeline#threads}), with the same report. The observer is
+     * then called on that second thread, in the same order, and {@link #run} returns after its last call.
      */
     public Analyzer threads(int threads) {
         if (threads < 1) throw new IllegalArgumentException("threads must be at least 1");
@@ -128,7 +128,7 @@ public final class Analyzer {
         long[] frames = {0};
         String error = null;
         try {
-            new DecodePipeline(new RpcRdmaStage(c, decodeAs), limits.tcp()).threads(observer == null ? threads : 1)
+            new DecodePipeline(new RpcRdmaStage(c, decodeAs), limits.tcp()).threads(threads)
                     .run(reader, () -> {
                         frames[0]++;
                         perFrame.run();

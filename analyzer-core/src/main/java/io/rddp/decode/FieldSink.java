@@ -27,7 +27,15 @@ public interface FieldSink {
     /** A signed or small unsigned number (fits a long as a non-negative value). */
     void number(String key, String label, long value);
 
-    /** A 64-bit unsigned number stored in a long (e.g. a Tagged Offset). */
+    /**
+     * A 32-bit identifier a person reads in hex (STag, XID, CRC, chunk handle): the tree and JSON show it as
+     * {@code 0x%08x}; filters and sinks that do not care take it as a number.
+     */
+    default void id32(String key, String label, long value) {
+        number(key, label, value);
+    }
+
+    /** A 64-bit unsigned number stored in a long (e.g. a Tagged Offset); shown in hex, never lossy in JSON. */
     void unsigned64(String key, String label, long value);
 
     void bool(String key, String label, boolean value);

@@ -95,7 +95,7 @@ public final class PduFields {
         if (f.markerCount() > 0) out.number("markers", "Markers", f.markerCount());
         // The CRC field is on the wire whether or not CRCs were negotiated (RFC 5044 §4.1); its value is the
         // CRC-32C read least significant octet first, as iSCSI and siw put it (see Fpdu).
-        out.number("crc", f.crcPresent() ? "CRC32c" : "CRC field (not negotiated, not checked)", f.crc());
+        out.id32("crc", f.crcPresent() ? "CRC32c" : "CRC field (not negotiated, not checked)", f.crc());
         out.boolOrNull("crcOk", "CRC good", f.crcOk());
         if (f.inferred()) out.bool("inferred", "Parameters inferred (no handshake seen)", true);
         out.end();
@@ -109,7 +109,7 @@ public final class PduFields {
         out.number("version", "DDP version (DV)", h.version());
         if (h instanceof TaggedHeader t) {
             out.number("rsvdUlp", "Reserved for ULP", t.rsvdUlp());
-            out.number("stag", "STag", t.stag());
+            out.id32("stag", "STag", t.stag());
             out.unsigned64("to", "Tagged offset", t.to());
         } else if (h instanceof UntaggedHeader u) {
             out.number("rsvdUlp", "Reserved for ULP", u.rsvdUlp());
@@ -124,7 +124,7 @@ public final class PduFields {
         Opcode op = r.opcode();
         out.begin("rdmap", "RDMAP " + (op == null ? "reserved opcode" : op.rfcName()) + " (" + rfcOf(op) + ")");
         describe(r.control(), out);
-        if (op != null && op.carriesInvalidateStag()) out.number("invalidateStag", "Invalidate STag", r.invalidateStag());
+        if (op != null && op.carriesInvalidateStag()) out.id32("invalidateStag", "Invalidate STag", r.invalidateStag());
         if (r.body() instanceof ReadRequest rr) {
             describe(rr, out);
         } else if (r.body() instanceof Terminate t) {
@@ -149,7 +149,7 @@ public final class PduFields {
             out.number("atomicOpcode", "Atomic operation", a.atomicOpcode());
             out.text("atomicOpcodeName", "Atomic operation name", a.operationName());
             out.number("requestId", "Request identifier", a.requestId());
-            out.number("remoteStag", "Remote STag", a.remoteStag());
+            out.id32("remoteStag", "Remote STag", a.remoteStag());
             out.unsigned64("remoteTo", "Remote tagged offset", a.remoteTo());
             out.unsigned64("addOrSwapData", "Add or swap data", a.addOrSwapData());
             out.unsigned64("addOrSwapMask", "Add or swap mask", a.addOrSwapMask());
@@ -175,10 +175,10 @@ public final class PduFields {
 
     private static void describe(ReadRequest rr, FieldSink out) {
         out.begin("readRequest", "RDMA Read Request header (RFC 5040 §4.4)");
-        out.number("sinkStag", "Data sink STag", rr.sinkStag());
+        out.id32("sinkStag", "Data sink STag", rr.sinkStag());
         out.unsigned64("sinkTo", "Data sink tagged offset", rr.sinkTo());
         out.number("size", "RDMA Read message size", rr.size());
-        out.number("srcStag", "Data source STag", rr.sourceStag());
+        out.id32("srcStag", "Data source STag", rr.sourceStag());
         out.unsigned64("srcTo", "Data source tagged offset", rr.sourceTo());
         out.end();
     }

@@ -19,12 +19,14 @@ public final class FieldRecord implements FieldSink {
     public enum Type { NUMBER, BOOLEAN, TEXT, BYTES }
 
     private final Map<String, List<Object>> values = new HashMap<>();
+    private final Map<String, Integer> hexDigits = new HashMap<>();
     private final StringBuilder path = new StringBuilder(64);
     private final int[] marks = new int[32];
     private int depth;
 
     public void clear() {
         values.clear();
+        hexDigits.clear();
         path.setLength(0);
         depth = 0;
     }
@@ -83,7 +85,7 @@ public final class FieldRecord implements FieldSink {
         path.setLength(marks[Math.min(depth, marks.length - 1)]);
     }
 
-    private void add(String key, Object value) {
+    private String add(String key, Object value) {
         String name;
         if (key == null) {
             name = path.toString();
@@ -93,6 +95,7 @@ public final class FieldRecord implements FieldSink {
             name = path + "." + key;
         }
         put(name, value);
+        return name;
     }
 
     @Override
@@ -102,7 +105,20 @@ public final class FieldRecord implements FieldSink {
 
     @Override
     public void unsigned64(String key, String label, long value) {
-        add(key, value);
+        hexDigits.put(add(key, value), 16);
+    }
+
+    @Override
+    public void id32(String key, String label, long value) {
+        hexDigits.put(add(key, value), 8);
+    }
+
+    /**
+     * Hex digits a person reads the field with: 8 for identifiers ({@link FieldSink#id32}: STag, XID, CRC), 16 for
+     * 64-bit values (TO), 0 for plain numbers.
+     */
+    public int hexDigits(String name) {
+        return hexDigits.getOrDefault(name, 0);
     }
 
     @Override

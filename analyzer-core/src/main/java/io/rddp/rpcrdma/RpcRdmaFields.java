@@ -33,7 +33,7 @@ public final class RpcRdmaFields {
         out.number("sendLength", m.source() == RpcRdmaMessage.Source.INLINE ? "Send message length"
                 : "Rebuilt message length", m.sendLength());
         if (h != null) {
-            out.number("xid", "XID", h.xid());
+            out.id32("xid", "XID", h.xid());
             out.number("version", "Version", h.version());
             out.number("credits", "Credits (requested or granted)", h.credits());
             out.number("proc", "Procedure", h.procValue());
@@ -84,14 +84,14 @@ public final class RpcRdmaFields {
     }
 
     private static void segment(RdmaSegment s, FieldSink out) {
-        out.number("handle", "Handle (STag)", s.handle());
+        out.id32("handle", "Handle (STag)", s.handle());
         out.number("length", "Length", s.length());
         out.unsigned64("offset", "Offset", s.offset());
     }
 
     static void describe(RpcMessage r, FieldSink out) {
         out.begin("rpc", "Remote Procedure Call (RFC 5531)");
-        out.number("xid", "XID", r.xid());
+        out.id32("xid", "XID", r.xid());
         out.text("msgType", "Message type", r.call() ? "call" : "reply");
         if (r.call()) out.number("rpcVersion", "RPC version", r.rpcVersion());
         if (r.program() >= 0) {
@@ -145,7 +145,7 @@ public final class RpcRdmaFields {
         out.begin("chunk", "RPC-over-RDMA chunk moved (RFC 8166 §3.5.2)");
         out.bool("matched", "Matches an advertised segment", c.matched());
         if (c.matched()) {
-            out.number("xid", "XID", c.xid());
+            out.id32("xid", "XID", c.xid());
             out.text("kind", "Chunk", c.chunk().name().toLowerCase());
             out.number("chunkIndex", "Chunk index", c.chunkIndex());
             out.number("segment", "Segment index", c.segment());

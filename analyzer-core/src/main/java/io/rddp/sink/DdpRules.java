@@ -278,8 +278,8 @@ final class DdpRules {
                 if (!o.orderReported) {
                     o.orderReported = true;
                     reporter.report(s, d.direction, Check.DDP_TO_ORDER, frame, "segment of " + o.describe()
-                            + " has TO " + Long.toUnsignedString(t.to()) + " where the previous one ended at "
-                            + Long.toUnsignedString(o.nextOffset), o.lastFrame);
+                            + " has TO 0x" + Long.toHexString(t.to()) + " where the previous one ended at 0x"
+                            + Long.toHexString(o.nextOffset), o.lastFrame);
                 }
                 return o;
             }
@@ -289,7 +289,7 @@ final class DdpRules {
             if (o.tagged && o.nextOffset == t.to()) {
                 // its TO continues that message exactly: the STag changed inside it
                 reporter.report(s, d.direction, Check.DDP_STAG_CHANGED, frame, "segment continues " + o.describe()
-                        + " at TO " + Long.toUnsignedString(t.to()) + " but carries STag 0x"
+                        + " at TO 0x" + Long.toHexString(t.to()) + " but carries STag 0x"
                         + Long.toHexString(t.stag()), o.lastFrame);
                 return o;
             }
@@ -310,7 +310,7 @@ final class DdpRules {
         long end = t.to() + len;
         if (len > 0 && Long.compareUnsigned(end, t.to()) < 0) {
             // RFC 5041 §7.1 tagged check 5
-            reporter.report(s, d.direction, Check.DDP_TO_WRAP, frame, "TO " + Long.toUnsignedString(t.to()) + " + "
+            reporter.report(s, d.direction, Check.DDP_TO_WRAP, frame, "TO 0x" + Long.toHexString(t.to()) + " + "
                     + len + " payload octets of " + m.describe() + " passes 2^64");
             reporter.expect(s, d.direction, frame, Check.DDP_TO_WRAP, Expectation.Level.MUST, t, ulpdu, null,
                     Reporter.accept(ErrorType.DDP_T_TO_WRAP));

@@ -259,8 +259,8 @@ final class RdmapRules {
         long end = rr.sourceTo() + rr.size();
         if (Long.compareUnsigned(end, rr.sourceTo()) < 0) {
             // RFC 5040 §7.2 4e
-            reporter.report(s, dir, Check.RDMAP_READ_TO_WRAP, frame, "Data Source TO "
-                    + Long.toUnsignedString(rr.sourceTo()) + " + RDMA Read Message Size " + rr.size()
+            reporter.report(s, dir, Check.RDMAP_READ_TO_WRAP, frame, "Data Source TO 0x"
+                    + Long.toHexString(rr.sourceTo()) + " + RDMA Read Message Size " + rr.size()
                     + " passes 2^64");
             reporter.expect(s, dir, frame, Check.RDMAP_READ_TO_WRAP, Expectation.Level.MUST, h, ulpdu, rr,
                     Reporter.accept(ErrorType.RDMA_TO_WRAP));
@@ -288,8 +288,8 @@ final class RdmapRules {
         if ((ar.remoteTo() & 7) != 0) {
             // RFC 7306 §5.1: atomics target 64-bit aligned ULP Buffer addresses; with a TO that is an address
             // (as with siw) the target is misaligned, with a zero-based TO it depends on the buffer's base
-            reporter.report(s, dir, Check.RDMAP_ATOMIC_ALIGNMENT, frame, "Remote Tagged Offset "
-                    + Long.toUnsignedString(ar.remoteTo()) + " is not a multiple of 8");
+            reporter.report(s, dir, Check.RDMAP_ATOMIC_ALIGNMENT, frame, "Remote Tagged Offset 0x"
+                    + Long.toHexString(ar.remoteTo()) + " is not a multiple of 8");
         }
         StagRegistration reg = stags.resolve(s, dir, frame, ar.remoteStag(), StagRules.Use.ATOMIC, h, ulpdu, null);
         stags.checkBounds(s, dir, frame, reg, ar.remoteStag(), ar.remoteTo(), 8, StagRules.Use.ATOMIC, h, ulpdu,
@@ -353,8 +353,8 @@ final class RdmapRules {
         }
         if (firstRead == null) {
             reporter.report(s, dir, Check.SECURITY_UNSOLICITED_READ_RESPONSE, sure ? Severity.ERROR : Severity.INFO,
-                    frame, "RDMA Read Response to STag 0x" + Long.toHexString(t.stag()) + " TO "
-                            + Long.toUnsignedString(t.to()) + " with no outstanding RDMA Read Request"
+                    frame, "RDMA Read Response to STag 0x" + Long.toHexString(t.stag()) + " TO 0x"
+                            + Long.toHexString(t.to()) + " with no outstanding RDMA Read Request"
                             + (sure ? "" : " seen (the capture may have missed it)"));
             if (sure) {
                 reporter.expect(s, dir, frame, Check.SECURITY_UNSOLICITED_READ_RESPONSE, Expectation.Level.MAY, t,
@@ -381,9 +381,9 @@ final class RdmapRules {
                             null, Reporter.accept(ErrorType.DDP_T_INVALID_STAG));
                 }
             } else {
-                reporter.report(s, dir, Check.RDMAP_READ_RESPONSE_TO, sev, frame, "RDMA Read Response starts at TO "
-                        + Long.toUnsignedString(t.to()) + "; the " + chosen.describe() + " asked for Data Sink TO "
-                        + Long.toUnsignedString(chosen.read.sinkTo()), chosen.frame);
+                reporter.report(s, dir, Check.RDMAP_READ_RESPONSE_TO, sev, frame, "RDMA Read Response starts at TO 0x"
+                        + Long.toHexString(t.to()) + "; the " + chosen.describe() + " asked for Data Sink TO 0x"
+                        + Long.toHexString(chosen.read.sinkTo()), chosen.frame);
                 if (sure) {
                     reporter.expect(s, dir, frame, Check.RDMAP_READ_RESPONSE_TO, Expectation.Level.MAY, t, ulpdu,
                             null, Reporter.accept(ErrorType.DDP_T_BASE_BOUNDS));

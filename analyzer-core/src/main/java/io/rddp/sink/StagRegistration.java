@@ -54,7 +54,7 @@ public record StagRegistration(long stag, long baseTo, long length, Set<Access> 
 
     @Override
     public String toString() {
-        return "STag 0x" + Long.toHexString(stag) + " TO " + Long.toUnsignedString(baseTo) + " length "
+        return "STag 0x" + Long.toHexString(stag) + " TO 0x" + Long.toHexString(baseTo) + " length "
                 + Long.toUnsignedString(length) + " " + access + (owner != null ? " owner " + owner : "")
                 + (streams.isEmpty() ? "" : " streams " + streams)
                 + (validFromFrame > 0 ? " from frame " + validFromFrame : "")
