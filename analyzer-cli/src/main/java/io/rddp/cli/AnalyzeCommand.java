@@ -109,6 +109,14 @@ final class AnalyzeCommand implements Callable<Integer> {
     @Option(names = "--threads", paramLabel = "N", description = "Threads per capture: 1 decodes and judges on one; 2 or more decode on one and judge on another, with the same report (default: the cores, ${DEFAULT-VALUE}).")
     int threads = Runtime.getRuntime().availableProcessors();
 
+    @Option(names = "--jobs", paramLabel = "N", description = "Captures analysed at once (several FILEs or a folder); each then gets --threads / N threads, at least 1. Reports keep the order of the files (default: ${DEFAULT-VALUE}).")
+    int jobs = 1;
+
+    /** threads of one capture's analysis: --threads shared among --jobs */
+    private int threadsPerFile() {
+        return Math.max(1, threads / Math.max(1, jobs));
+    }
+
     @Option(names = "--limits", description = "Print every cap that bounds an analysis, with its value, and exit.")
     boolean printLimits;
 
@@ -182,6 +190,10 @@ final class AnalyzeCommand implements Callable<Integer> {
             err.println("rddp: --threads: must be 1..256 (got " + threads + ")");
             return Main.EXIT_BAD_INPUT;
         }
+        if (jobs < 1 || jobs > 256) {
+            err.println("rddp: --jobs: must be 1..256 (got " + jobs + ")");
+            return Main.EXIT_BAD_INPUT;
+        }
         if (!live.live() && given.isEmpty()) {
             err.println("rddp: analyze needs at least one FILE (or -r FILE, '-' for standard input), or -i IFACE (or --limits)");
             return Main.EXIT_BAD_INPUT;
@@ -248,10 +260,16 @@ final class AnalyzeCommand implements Callable<Integer> {
             return Main.EXIT_BAD_INPUT;
         }
         int worst = Main.EXIT_OK;
-        List<FileResult> done = new ArrayList<>();
-        for (String file : inputs) {
-            FileResult r = live.live() ? analyzeLive(registrations, liveCopy, err) : analyze(file, registrations, filter, err);
-            done.add(r);
+        List<FileResult> done;
+        if (live.live()) {
+            done = List.of(analyzeLive(registrations, liveCopy, err));
+        } else if (jobs > 1 && inputs.size() > 1 && !inputs.contains("-")) {
+            done = inParallel(inputs, registrations, filter, err);
+        } else {
+            done = new ArrayList<>();
+            for (String file : inputs) done.add(analyze(file, registrations, filter, err));
+        }
+        for (FileResult r : done) {
             worst = Main.worse(worst, r.exit());
             if (r.nothing() != null) err.println("rddp: " + r.file() + ": " + r.nothing());
         }
@@ -290,6 +308,41 @@ final class AnalyzeCommand implements Callable<Integer> {
         return worst;
     }
 
+    /**
+     * --jobs: the captures analysed by a pool of that many threads, results in the order of {@code inputs} (so every
+     * report reads as with one job). No progress bar: several would fight over one line.
+     */
+    private List<FileResult> inParallel(List<String> inputs, List<StagRegistration> registrations, DisplayFilter filter,
+                                        PrintWriter err) {
+        noProgress = true;
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(
+                Math.min(jobs, inputs.size()), r -> {
+                    Thread t = new Thread(r, "rddp-job");
+                    t.setDaemon(true);
+                    return t;
+                });
+        try {
+            List<java.util.concurrent.Future<FileResult>> futures = new ArrayList<>();
+            for (String file : inputs) futures.add(pool.submit(() -> analyze(file, registrations, filter, err)));
+            List<FileResult> done = new ArrayList<>();
+            for (int i = 0; i < futures.size(); i++) {
+                try {
+                    done.add(futures.get(i).get());
+                } catch (java.util.concurrent.ExecutionException e) {
+                    // a bug, not the file: say which capture, keep the others
+                    done.add(new FileResult(inputs.get(i), null, "analysis failed: " + e.getCause(), Map.of(),
+                            Main.EXIT_BAD_INPUT));
+                }
+            }
+            return done;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while analysing captures", e);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
     /** One capture; an unreadable one gives a result with its error (printed too). */
     private FileResult analyze(String file, List<StagRegistration> registrations, DisplayFilter filter, PrintWriter err) {
         StagRegistry registry = StagRegistry.empty(); // fresh per file: a ULP profile adds to it
@@ -308,7 +361,7 @@ final class AnalyzeCommand implements Callable<Integer> {
             FieldRecord record = new FieldRecord();
             Analysis a;
             try (Progress progress = Progress.start(reader, noProgress || quiet ? Progress.Mode.OFF : Progress.Mode.AUTO)) {
-                a = new Analyzer(limits(), registry, profile).decodeAs(decodeAs.mode).threads(threads)
+                a = new Analyzer(limits(), registry, profile).decodeAs(decodeAs.mode).threads(threadsPerFile())
                         .observe(new Analyzer.Observer() {
                     @Override
                     public void onPdu(io.rddp.decode.Pdu pdu, io.rddp.rpcrdma.RpcRdmaMessage message, io.rddp.rpcrdma.ChunkMove move) {

@@ -57,6 +57,22 @@ class AnalyzeCommandTest {
     }
 
     @Test
+    void threadsAndJobsGiveTheReportOfOneThreadAndOneJob() throws Exception {
+        // every report format, over the folders of real and generated captures: the same bytes whatever the threads
+        for (String format : List.of("json", "junit", "text")) {
+            Path one = tmp.resolve("one." + format), many = tmp.resolve("many." + format);
+            int a = run("analyze", "-T", format, "--threads", "1", "--jobs", "1", "--no-progress", "-o", one.toString(),
+                    cap("siw"), cap("generated"), cap("violations"));
+            int b = run("analyze", "-T", format, "--threads", "2", "--jobs", "3", "--no-progress", "-o", many.toString(),
+                    cap("siw"), cap("generated"), cap("violations"));
+            assertThat(b).isEqualTo(a);
+            assertThat(Files.readString(many)).as(format).isEqualTo(Files.readString(one));
+        }
+        assertThat(run("analyze", "--jobs", "0", cap("siw"))).isEqualTo(2);
+        assertThat(err).contains("--jobs: must be 1..256");
+    }
+
+    @Test
     void violationsAtTheFailLevelExitOneAndNeverDoesNot() {
         assertThat(run("analyze", "-o", tmp.resolve("a").toString(), cap("generated/terminate.pcap"))).isEqualTo(1);
         assertThat(run("analyze", "--fail-on", "never", "-o", tmp.resolve("b").toString(), cap("generated/terminate.pcap"))).isZero();
