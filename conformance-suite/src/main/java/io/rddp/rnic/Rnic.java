@@ -167,6 +167,13 @@ public final class Rnic implements Closeable {
         }
     }
 
+    /** Whether {@code qp} is still one of this RNIC's (not destroyed, e.g. by a reset). */
+    boolean holds(QueuePair qp) {
+        synchronized (qps) {
+            return qps.get(qp.qpn()) == qp;
+        }
+    }
+
     public List<QueuePair> qps() {
         synchronized (qps) {
             return new ArrayList<>(qps.values());

@@ -89,6 +89,7 @@ public final class RnicListener implements Closeable {
             long left = (deadline - System.nanoTime()) / 1_000_000L;
             QueuePair qp = ready.poll(Math.max(0, left), TimeUnit.MILLISECONDS);
             if (qp == null) return null;
+            if (!rnic.holds(qp)) continue; // destroyed (a reset) while it waited
             if (!manual) return qp;
             ConnectionSettings use = s != null ? s : settings;
             try {
@@ -112,6 +113,8 @@ public final class RnicListener implements Closeable {
 
     /** Called by a queue pair when it is ready to be handed out. */
     void ready(QueuePair qp) {
+        // a reset may have destroyed it between its arrival and now (VerbsTest saw one handed out after a reset)
+        if (!rnic.holds(qp)) return;
         if (ready.offer(qp)) return;
         if (manual) {
             qp.abort(); // nobody accepts: refuse rather than hold resources without bound
