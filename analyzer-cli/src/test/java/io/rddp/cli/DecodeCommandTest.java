@@ -53,6 +53,29 @@ class DecodeCommandTest {
     }
 
     @Test
+    void twoThreadsWriteTheOutputOfOne() throws Exception {
+        // every capture of three of the repository's folders, in each format, filtered and not: the same bytes
+        String[] folders;
+        try (var files = java.util.stream.Stream.of("siw", "generated", "violations")
+                .flatMap(d -> { try { return Files.list(Repo.pcaps().resolve(d)); } catch (java.io.IOException e) { throw new java.io.UncheckedIOException(e); } })) {
+            folders = files.map(Path::toString).filter(n -> n.matches(".*\\.pcap(ng)?(\\.gz)?$")).sorted().toArray(String[]::new);
+        }
+        assertThat(folders).hasSizeGreaterThan(50);
+        for (String[] opts : new String[][]{{"-T", "jsonl"}, {"-T", "json"}, {"-T", "text", "-V", "-Y", "rdmap"},
+                {"-T", "fields", "-e", "frame", "-e", "ddp.stag", "-e", "mpa.crc"}}) {
+            Path o1 = tmp.resolve("one"), o2 = tmp.resolve("two");
+            String[] one = java.util.stream.Stream.of(new String[]{"decode", "--threads", "1", "-o", o1.toString()},
+                    opts, folders).flatMap(Arrays::stream).toArray(String[]::new);
+            String[] two = one.clone();
+            two[2] = "2";
+            two[4] = o2.toString();
+            Object[] a = run(one), b = run(two);
+            assertThat(b[0]).isEqualTo(a[0]);
+            assertThat(Files.readString(o2)).as(String.join(" ", opts)).isEqualTo(Files.readString(o1)).isNotEmpty();
+        }
+    }
+
+    @Test
     void verboseOutputShowsTheFieldTreeWithRfcSections() throws Exception {
         Path out = decodeTo("decode", "-V", Repo.pcaps().resolve("siw/siw-rping-lo.pcap").toString());
         String text = Files.readString(out);
