@@ -245,12 +245,8 @@ final class AnalyzeCommand implements Callable<Integer> {
         }
         DisplayFilter filter = null;
         if (displayFilter != null) {
-            filter = Filters.compile(displayFilter, err);
+            filter = Filters.compileFor(displayFilter, inputs.contains("-") || live.live(), err);
             if (filter == null) return Main.EXIT_BAD_INPUT;
-            if (filter.uses("violation") && (inputs.contains("-") || live.live())) {
-                err.println("rddp: -Y: a filter on violation reads the capture twice, so it needs a file, not standard input or -i");
-                return Main.EXIT_BAD_INPUT;
-            }
         }
         OutputStream out;
         try {
@@ -348,7 +344,18 @@ final class AnalyzeCommand implements Callable<Integer> {
         StagRegistry registry = StagRegistry.empty(); // fresh per file: a ULP profile adds to it
         registrations.forEach(registry::add);
         java.io.StringWriter why = new java.io.StringWriter();
-        Closes closes = new Closes();
+        Set<Long> matching = new HashSet<>();
+        FieldRecord record = new FieldRecord();
+        Closes closes = new Closes() {
+            @Override
+            public void onPdu(io.rddp.decode.Pdu pdu, io.rddp.rpcrdma.RpcRdmaMessage message, io.rddp.rpcrdma.ChunkMove move) {
+                super.onPdu(pdu, message, move);
+                if (filter != null && !filter.uses("violation")) {
+                    DisplayFilter.describe(pdu, message, move, List.of(), List.of(), record);
+                    if (filter.matches(record)) matching.add(pdu.frame());
+                }
+            }
+        };
         try (CaptureReader opened = DecodeCommand.open(file, new PrintWriter(why, true))) {
             if (opened == null) {
                 String msg = why.toString().strip();
@@ -357,31 +364,10 @@ final class AnalyzeCommand implements Callable<Integer> {
                         Map.of(), Main.EXIT_BAD_INPUT);
             }
             FrameLimit reader = new FrameLimit(opened, live.count);
-            Set<Long> matching = new HashSet<>();
-            FieldRecord record = new FieldRecord();
             Analysis a;
             try (Progress progress = Progress.start(reader, noProgress || quiet ? Progress.Mode.OFF : Progress.Mode.AUTO)) {
                 a = new Analyzer(limits(), registry, profile).decodeAs(decodeAs.mode).threads(threadsPerFile())
-                        .observe(new Analyzer.Observer() {
-                    @Override
-                    public void onPdu(io.rddp.decode.Pdu pdu, io.rddp.rpcrdma.RpcRdmaMessage message, io.rddp.rpcrdma.ChunkMove move) {
-                        closes.iwarp(pdu.stream());
-                        if (filter != null && !filter.uses("violation")) {
-                            DisplayFilter.describe(pdu, message, move, List.of(), List.of(), record);
-                            if (filter.matches(record)) matching.add(pdu.frame());
-                        }
-                    }
-
-                    @Override
-                    public void onClose(io.rddp.tcp.TcpConnection c, io.rddp.tcp.Direction d, boolean reset, long frame) {
-                        closes.close(c.index(), d, reset, frame);
-                    }
-
-                    @Override
-                    public void onConnectionEnd(io.rddp.tcp.TcpConnection c, long frame, boolean captureEnded) {
-                        closes.end(c.index(), captureEnded);
-                    }
-                }).run(reader, progress::update);
+                        .observe(closes).run(reader, progress::update);
             }
             if (filter != null) a = filtered(a, file, filter, matching);
             return new FileResult(file, a, null, closes.byStream, exitCode(a));
@@ -429,9 +415,24 @@ final class AnalyzeCommand implements Callable<Integer> {
      * How each iWARP stream's sides closed, from the TCP events. Only streams that carried a PDU, and no more than
      * the report lists ({@code report.streams}): a capture of a million connections must not grow it.
      */
-    final class Closes {
+    class Closes implements Analyzer.Observer {
         final Map<Integer, List<String>> byStream = new java.util.HashMap<>();
         private final int cap = limits().reportedStreams();
+
+        @Override
+        public void onPdu(io.rddp.decode.Pdu pdu, io.rddp.rpcrdma.RpcRdmaMessage message, io.rddp.rpcrdma.ChunkMove move) {
+            iwarp(pdu.stream());
+        }
+
+        @Override
+        public void onClose(io.rddp.tcp.TcpConnection c, io.rddp.tcp.Direction d, boolean reset, long frame) {
+            close(c.index(), d, reset, frame);
+        }
+
+        @Override
+        public void onConnectionEnd(io.rddp.tcp.TcpConnection c, long frame, boolean captureEnded) {
+            end(c.index(), captureEnded);
+        }
 
         void iwarp(int stream) {
             if (!byStream.containsKey(stream) && byStream.size() < cap) byStream.put(stream, new ArrayList<>(2));
@@ -464,22 +465,7 @@ final class AnalyzeCommand implements Callable<Integer> {
             if (capture == null) return new FileResult(name, null, "cannot capture", Map.of(), Main.EXIT_BAD_INPUT);
             Thread hook = LiveOptions.stopOnInterrupt(capture, done);
             try {
-                Analysis a = new Analyzer(limits(), registry, profile).decodeAs(decodeAs.mode).observe(new Analyzer.Observer() {
-                    @Override
-                    public void onPdu(io.rddp.decode.Pdu pdu, io.rddp.rpcrdma.RpcRdmaMessage message, io.rddp.rpcrdma.ChunkMove move) {
-                        closes.iwarp(pdu.stream());
-                    }
-
-                    @Override
-                    public void onClose(io.rddp.tcp.TcpConnection c, io.rddp.tcp.Direction d, boolean reset, long frame) {
-                        closes.close(c.index(), d, reset, frame);
-                    }
-
-                    @Override
-                    public void onConnectionEnd(io.rddp.tcp.TcpConnection c, long frame, boolean captureEnded) {
-                        closes.end(c.index(), captureEnded);
-                    }
-                }).run(capture, () -> { });
+                Analysis a = new Analyzer(limits(), registry, profile).decodeAs(decodeAs.mode).observe(closes).run(capture, () -> { });
                 err.println("rddp: captured " + capture.frames() + " frames on " + capture.device());
                 return new FileResult(name, a, null, closes.byStream, exitCode(a));
             } finally {

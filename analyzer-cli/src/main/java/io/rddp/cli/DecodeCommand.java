@@ -138,12 +138,8 @@ final class DecodeCommand implements Callable<Integer> {
         if (live.live()) inputs = List.of("-i " + live.device);
         DisplayFilter filter = null;
         if (displayFilter != null) {
-            filter = Filters.compile(displayFilter, err);
+            filter = Filters.compileFor(displayFilter, inputs.contains("-") || live.live(), err);
             if (filter == null) return Main.EXIT_BAD_INPUT;
-            if (filter.uses("violation") && (inputs.contains("-") || live.live())) {
-                err.println("rddp: -Y: a filter on violation reads the capture twice, so it needs a file, not standard input or -i");
-                return Main.EXIT_BAD_INPUT;
-            }
         }
         OutputStream out;
         try {

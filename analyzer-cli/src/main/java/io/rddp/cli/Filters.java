@@ -31,6 +31,19 @@ final class Filters {
         }
     }
 
+    /**
+     * -Y of decode and analyze: the compiled filter, or null (said on {@code err}) when it does not compile or names
+     * violations, which takes a second pass, on input that can be read only once.
+     */
+    static DisplayFilter compileFor(String text, boolean readOnce, PrintWriter err) {
+        DisplayFilter f = compile(text, err);
+        if (f != null && f.uses("violation") && readOnce) {
+            err.println("rddp: -Y: a filter on violation reads the capture twice, so it needs a file, not standard input or -i");
+            return null;
+        }
+        return f;
+    }
+
     /** Violations by key frame, from an analysis pass over the capture (a filter that mentions violation). */
     static Map<Long, List<Violation>> violationsByFrame(CaptureReader reader, RpcRdmaStage.DecodeAs decodeAs)
             throws IOException {

@@ -54,13 +54,19 @@ final class LineWriter implements PduWriter {
 
     @Override
     public void tcpEvent(long frame, long relativeNanos, Endpoint source, Endpoint destination, String event) {
+        raw(tcpEventLine(frame, relativeNanos, source, destination, event));
+    }
+
+    /** A TCP event (FIN, RST) as a line in the columns of the PDU lines; the tree prints the same line. */
+    static StringBuilder tcpEventLine(long frame, long relativeNanos, Endpoint source, Endpoint destination,
+                                      String event) {
         StringBuilder b = new StringBuilder(96);
         for (int i = Long.toString(frame).length(); i < 6; i++) b.append(' ');
         b.append(frame).append(' ');
         String t = Times.seconds(relativeNanos);
         for (int i = t.length(); i < 12; i++) b.append(' ');
         b.append(t).append(' ').append(source).append(" → ").append(destination).append(" TCP    ").append(event).append('\n');
-        raw(b);
+        return b;
     }
 
     @Override

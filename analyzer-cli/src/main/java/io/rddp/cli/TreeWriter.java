@@ -99,13 +99,7 @@ final class TreeWriter implements PduWriter, FieldSink {
 
     @Override
     public void tcpEvent(long frame, long relativeNanos, Endpoint source, Endpoint destination, String event) {
-        StringBuilder b = new StringBuilder(96);
-        for (int i = Long.toString(frame).length(); i < 6; i++) b.append(' ');
-        b.append(frame).append(' ');
-        String t = Times.seconds(relativeNanos);
-        for (int i = t.length(); i < 12; i++) b.append(' ');
-        b.append(t).append(' ').append(source).append(" → ").append(destination).append(" TCP    ").append(event).append('\n');
-        raw(b);
+        raw(LineWriter.tcpEventLine(frame, relativeNanos, source, destination, event));
     }
 
     @Override
