@@ -121,7 +121,7 @@ public final class Analyzer {
      * @throws IOException only for failures of the reader itself that are not about the file's content
      */
     public Analysis run(CaptureReader reader, Runnable perFrame) throws IOException {
-        Collector c = new Collector(limits, observer == null ? new Observer() { } : observer, profile);
+        Collector c = new Collector(limits, observer == null ? new Observer() { } : observer);
         SinkModel model = new SinkModel(options, registry, c);
         c.model = model;
         c.learner = profile.learner(registry, c::onNotice);
@@ -166,12 +166,10 @@ public final class Analyzer {
         long violationsDropped;
 
         final Observer observer;
-        final UlpProfile profile;
 
-        Collector(AnalysisLimits limits, Observer observer, UlpProfile profile) {
+        Collector(AnalysisLimits limits, Observer observer) {
             this.limits = limits;
             this.observer = observer;
-            this.profile = profile;
         }
         final List<Violation> violations = new ArrayList<>();
         final List<Notice> notices = new ArrayList<>();
@@ -193,7 +191,7 @@ public final class Analyzer {
             if (pdu.startFrame() != null) {
                 model.onStartFrame(stream, pdu.direction(), pdu.startFrame(), pdu.frame());
             } else if (pdu.ddp() != null) {
-                learner.onPdu(pdu, profile.advertisement(pdu)); // before the model: an advertisement precedes every use of its STag
+                learner.onPdu(pdu); // before the model: an advertisement precedes every use of its STag
                 learner.onRpcRdma(pdu, message);
                 model.onFpdu(stream, pdu.direction(), pdu.fpdu(), pdu.ddp(), pdu.rdmap());
                 if (message != null || move != null) {

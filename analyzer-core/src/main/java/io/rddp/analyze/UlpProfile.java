@@ -36,31 +36,6 @@ public enum UlpProfile {
      */
     RPING;
 
-    /** A buffer a Send's payload advertises (read from the payload octets, so on the decoding thread). */
-    record Advertisement(long stag, long base, long size) {
-    }
-
-    /**
-     * The buffer this PDU advertises under this profile, or null. A pure function of the PDU's octets: the analyzer
-     * calls it while the views are valid, which with a separate judge thread is before the hand-over.
-     */
-    Advertisement advertisement(Pdu pdu) {
-        if (this != RPING || pdu.rdmap() == null || pdu.rdmap().opcode() == null) return null;
-        Opcode op = pdu.rdmap().opcode();
-        boolean send = op == Opcode.SEND || op == Opcode.SEND_WITH_SE || op == Opcode.SEND_WITH_INVALIDATE
-                || op == Opcode.SEND_WITH_SE_AND_INVALIDATE;
-        ByteBuffer p = pdu.rdmap().payload();
-        if (!send || p.remaining() != 16 || !(pdu.ddp().header() instanceof UntaggedHeader u)
-                || u.mo() != 0 || !u.last()) {
-            return null;
-        }
-        long buf = p.getLong(p.position());
-        long rkey = p.getInt(p.position() + 8) & 0xFFFF_FFFFL;
-        long size = p.getInt(p.position() + 12) & 0xFFFF_FFFFL;
-        if (size == 0) return null; // rping's server sends zeroed structs as mere go-aheads (siw-rping-lo.pcap frame 11)
-        return new Advertisement(rkey, buf, size);
-    }
-
     /** Registrations one profile adds at most; later advertisements are only counted, with one notice. */
     static final int MAX_LEARNED = 65_536;
 
@@ -76,11 +51,21 @@ public enum UlpProfile {
             this.notices = notices;
         }
 
-        /** @param ad what {@link #advertisement} found in the PDU, or null */
-        void onPdu(Pdu pdu, Advertisement ad) {
-            if (ad == null) return;
-            learn(pdu, ad.stag(), ad.base(), ad.size(),
-                    EnumSet.of(StagRegistration.Access.READ, StagRegistration.Access.WRITE), "rping");
+        void onPdu(Pdu pdu) {
+            if (UlpProfile.this != RPING || pdu.rdmap() == null || pdu.rdmap().opcode() == null) return;
+            Opcode op = pdu.rdmap().opcode();
+            boolean send = op == Opcode.SEND || op == Opcode.SEND_WITH_SE || op == Opcode.SEND_WITH_INVALIDATE
+                    || op == Opcode.SEND_WITH_SE_AND_INVALIDATE;
+            ByteBuffer p = pdu.rdmap().payload();
+            if (!send || p.remaining() != 16 || !(pdu.ddp().header() instanceof UntaggedHeader u)
+                    || u.mo() != 0 || !u.last()) {
+                return;
+            }
+            long buf = p.getLong(p.position());
+            long rkey = p.getInt(p.position() + 8) & 0xFFFF_FFFFL;
+            long size = p.getInt(p.position() + 12) & 0xFFFF_FFFFL;
+            if (size == 0) return; // rping's server sends zeroed structs as mere go-aheads (siw-rping-lo.pcap frame 11)
+            learn(pdu, rkey, buf, size, EnumSet.of(StagRegistration.Access.READ, StagRegistration.Access.WRITE), "rping");
         }
 
         /**
