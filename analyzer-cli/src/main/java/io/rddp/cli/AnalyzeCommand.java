@@ -5,6 +5,7 @@ import io.rddp.analyze.AnalysisLimits;
 import io.rddp.analyze.Analyzer;
 import io.rddp.analyze.UlpProfile;
 import io.rddp.capture.CaptureReader;
+import io.rddp.capture.FrameLimit;
 import io.rddp.filter.DisplayFilter;
 import io.rddp.filter.FieldRecord;
 import io.rddp.capture.LinkType;
@@ -248,13 +249,8 @@ final class AnalyzeCommand implements Callable<Integer> {
             filter = Filters.compileFor(displayFilter, inputs.contains("-") || live.live(), err);
             if (filter == null) return Main.EXIT_BAD_INPUT;
         }
-        OutputStream out;
-        try {
-            out = Outputs.open(output);
-        } catch (IOException e) {
-            err.println("rddp: " + Outputs.cannotWrite(output, e));
-            return Main.EXIT_BAD_INPUT;
-        }
+        OutputStream out = Outputs.openOrSay(output, err);
+        if (out == null) return Main.EXIT_BAD_INPUT;
         int worst = Main.EXIT_OK;
         List<FileResult> done;
         if (live.live()) {

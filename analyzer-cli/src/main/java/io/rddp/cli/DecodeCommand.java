@@ -3,6 +3,7 @@ package io.rddp.cli;
 import io.rddp.Notice;
 import io.rddp.capture.CaptureException;
 import io.rddp.capture.CaptureReader;
+import io.rddp.capture.FrameLimit;
 import io.rddp.capture.CaptureReaders;
 import io.rddp.decode.DecodePipeline;
 import io.rddp.decode.Pdu;
@@ -141,13 +142,8 @@ final class DecodeCommand implements Callable<Integer> {
             filter = Filters.compileFor(displayFilter, inputs.contains("-") || live.live(), err);
             if (filter == null) return Main.EXIT_BAD_INPUT;
         }
-        OutputStream out;
-        try {
-            out = Outputs.open(output);
-        } catch (IOException e) {
-            err.println("rddp: " + Outputs.cannotWrite(output, e));
-            return Main.EXIT_BAD_INPUT;
-        }
+        OutputStream out = Outputs.openOrSay(output, err);
+        if (out == null) return Main.EXIT_BAD_INPUT;
         int worst = Main.EXIT_OK;
         try (out; PduWriter writer = writer(out)) {
             for (String file : inputs) {

@@ -33,6 +33,16 @@ final class Outputs {
         return what + ": cannot write: " + why;
     }
 
+    /** {@link #open}, or null when OUT cannot be written, having said why on {@code err}. */
+    static OutputStream openOrSay(Path output, java.io.PrintWriter err) {
+        try {
+            return open(output);
+        } catch (IOException e) {
+            err.println("rddp: " + cannotWrite(output, e));
+            return null;
+        }
+    }
+
     /** The reader of our standard output went away (`| head`): not an error worth a message. */
     static boolean brokenPipe(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {

@@ -1,25 +1,35 @@
-package io.rddp.cli;
-
-import io.rddp.capture.CaptureReader;
-import io.rddp.capture.Frame;
+package io.rddp.capture;
 
 import java.io.IOException;
 
-/** Counts the frames read, and ends the capture after {@code -c N} of them (tshark's -c on a file). */
-final class FrameLimit implements CaptureReader {
+/**
+ * A reader that counts the frames read and notes the first and last frame times, and can end the capture after N
+ * frames (tshark's -c on a file). Shared by decode, analyze and stats.
+ */
+public final class FrameLimit implements CaptureReader {
     private final CaptureReader in;
     private final long limit;
     private long frames;
     private long firstNanos = Long.MIN_VALUE, lastNanos;
 
     /** @param limit frames to read at most; 0: all */
-    FrameLimit(CaptureReader in, long limit) {
+    public FrameLimit(CaptureReader in, long limit) {
         this.in = in;
         this.limit = limit;
     }
 
-    long frames() {
+    public long frames() {
         return frames;
+    }
+
+    /** Time of the first frame read, or -1 before any. */
+    public long firstNanos() {
+        return frames == 0 ? -1 : firstNanos;
+    }
+
+    /** Time of the frame read last, or -1 before any. */
+    public long lastNanos() {
+        return frames == 0 ? -1 : lastNanos;
     }
 
     @Override
@@ -35,7 +45,7 @@ final class FrameLimit implements CaptureReader {
     }
 
     /** Time of the frame read last since the first frame (a TCP event's time in decode). */
-    long relativeNanos() {
+    public long relativeNanos() {
         return firstNanos == Long.MIN_VALUE ? 0 : lastNanos - firstNanos;
     }
 

@@ -2,7 +2,7 @@ package io.rddp.stats;
 
 import io.rddp.capture.CaptureException;
 import io.rddp.capture.CaptureReader;
-import io.rddp.capture.Frame;
+import io.rddp.capture.FrameLimit;
 import io.rddp.ddp.TaggedHeader;
 import io.rddp.decode.DecodePipeline;
 import io.rddp.decode.Pdu;
@@ -82,7 +82,7 @@ public final class StatsCollector {
      */
     public CaptureStats run(CaptureReader reader, Runnable perFrame) throws IOException {
         Pass pass = new Pass();
-        Clocked clocked = new Clocked(reader);
+        FrameLimit clocked = new FrameLimit(reader, 0); // counts frames and notes the capture's first and last times
         String error = null;
         try {
             new DecodePipeline(new RpcRdmaStage(pass, decodeAs), tcpLimits).run(clocked, perFrame);
@@ -91,50 +91,9 @@ public final class StatsCollector {
         }
         // the pipeline ends every connection at the end of the capture; anything left arrived after that
         for (StreamState s : new ArrayList<>(pass.open.values())) pass.finish(s, Close.End.CAPTURE_ENDED, s.lastFrame);
-        return new CaptureStats(clocked.frames, pass.pdus, clocked.first, clocked.last,
+        return new CaptureStats(clocked.frames(), pass.pdus, clocked.firstNanos(), clocked.lastNanos(),
                 new ArrayList<>(pass.done.values()), pass.streamsNotListed, pass.readsFirst.summary(),
                 pass.readsLast.summary(), pass.rpc.toStats(), pass.terminates, pass.terminatesNotListed, error);
-    }
-
-    /** The reader, noting the first and last frame times for the capture's duration. */
-    private static final class Clocked implements CaptureReader {
-        final CaptureReader in;
-        long frames;
-        long first = -1;
-        long last = -1;
-
-        Clocked(CaptureReader in) {
-            this.in = in;
-        }
-
-        @Override
-        public boolean next(Frame frame) throws IOException {
-            if (!in.next(frame)) return false;
-            frames++;
-            if (first < 0) first = frame.timestampNanos;
-            last = frame.timestampNanos;
-            return true;
-        }
-
-        @Override
-        public long bytesRead() {
-            return in.bytesRead();
-        }
-
-        @Override
-        public long size() {
-            return in.size();
-        }
-
-        @Override
-        public String format() {
-            return in.format();
-        }
-
-        @Override
-        public void close() throws IOException {
-            in.close();
-        }
     }
 
     // ---------------------------------------------------------------- per-stream state
