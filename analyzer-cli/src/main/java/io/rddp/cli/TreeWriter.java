@@ -8,26 +8,17 @@ import io.rddp.rpcrdma.ChunkMove;
 import io.rddp.rpcrdma.RpcRdmaFields;
 import io.rddp.rpcrdma.RpcRdmaMessage;
 
-import io.rddp.tcp.Endpoint;
-
-import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.io.OutputStream;
-import java.io.OutputStreamWriter;
-import java.io.UncheckedIOException;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
 
 /** {@code decode -V}: the summary line of each PDU followed by its indented field tree. */
-final class TreeWriter implements PduWriter, FieldSink {
+final class TreeWriter extends TextWriter implements FieldSink {
     private static final HexFormat HEX = HexFormat.ofDelimiter(":");
-    private final Writer out;
     private final StringBuilder sb = new StringBuilder(1024);
     private int depth;
 
     TreeWriter(OutputStream out) {
-        this.out = new OutputStreamWriter(out, StandardCharsets.UTF_8);
+        super(out);
     }
 
     @Override
@@ -44,11 +35,7 @@ final class TreeWriter implements PduWriter, FieldSink {
         PduFields.describe(pdu, this);
         RpcRdmaFields.describe(message, move, this);
         sb.append('\n');
-        try {
-            out.append(sb);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        raw(sb);
     }
 
     private StringBuilder indent() {
@@ -95,40 +82,5 @@ final class TreeWriter implements PduWriter, FieldSink {
     @Override
     public void hex(String key, String label, byte[] value) {
         indent().append(label).append(": ").append(value.length == 0 ? "(none)" : HEX.formatHex(value)).append('\n');
-    }
-
-    @Override
-    public void tcpEvent(long frame, long relativeNanos, Endpoint source, Endpoint destination, String event) {
-        raw(LineWriter.tcpEventLine(frame, relativeNanos, source, destination, event));
-    }
-
-    @Override
-    public void hexDump(String title, ByteBuffer bytes) {
-        StringBuilder b = new StringBuilder(bytes.remaining() * 5);
-        HexDump.append(title, bytes, b);
-        raw(b);
-    }
-
-    @Override
-    public void file(String name) {
-        raw("==> " + name + " <==\n");
-    }
-
-    private void raw(CharSequence text) {
-        try {
-            out.append(text);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    @Override
-    public void flush() throws IOException {
-        out.flush();
-    }
-
-    @Override
-    public void close() throws IOException {
-        out.flush();
     }
 }
