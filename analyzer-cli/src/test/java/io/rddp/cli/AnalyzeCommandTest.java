@@ -12,9 +12,6 @@ import org.w3c.dom.Element;
 import org.w3c.dom.NodeList;
 
 import javax.xml.parsers.DocumentBuilderFactory;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -36,15 +33,9 @@ class AnalyzeCommandTest {
     private String err;
 
     private int run(String... args) {
-        PrintStream old = System.err;
-        ByteArrayOutputStream e = new ByteArrayOutputStream();
-        try {
-            System.setErr(new PrintStream(e, true, StandardCharsets.UTF_8));
-            return Main.run(args);
-        } finally {
-            System.setErr(old);
-            err = e.toString(StandardCharsets.UTF_8);
-        }
+        Object[] r = CliRun.run(args);
+        err = (String) r[2];
+        return (int) r[0];
     }
 
     @Test

@@ -11,8 +11,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,15 +32,9 @@ class StatsCommandTest {
     private String err;
 
     private int run(String... args) {
-        PrintStream old = System.err;
-        ByteArrayOutputStream e = new ByteArrayOutputStream();
-        try {
-            System.setErr(new PrintStream(e, true, StandardCharsets.UTF_8));
-            return Main.run(args);
-        } finally {
-            System.setErr(old);
-            err = e.toString(StandardCharsets.UTF_8);
-        }
+        Object[] r = CliRun.run(args);
+        err = (String) r[2];
+        return (int) r[0];
     }
 
     private static String cap(String rel) {
