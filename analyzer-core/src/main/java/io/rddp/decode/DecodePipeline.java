@@ -85,15 +85,12 @@ public final class DecodePipeline {
      *                                          and streams were flushed as at a normal end
      */
     public void run(CaptureReader reader, Runnable perFrame) throws IOException {
-        AboveMpaThread above = null;
-        if (threads > 1 && reader.stableViews()) {
-            AboveMpaThread.ReplayClock replay = new AboveMpaThread.ReplayClock();
-            above = new AboveMpaThread(new PduEmitter(listener, ddp, replay), replay, clock);
-        }
-        if (above == null) {
+        if (threads < 2 || !reader.stableViews()) {
             read(reader, perFrame);
             return;
         }
+        AboveMpaThread.ReplayClock replay = new AboveMpaThread.ReplayClock();
+        AboveMpaThread above = new AboveMpaThread(new PduEmitter(listener, ddp, replay), replay, clock);
         Downstream direct = route.target;
         route.target = above;
         mpa.detachViews(true);
