@@ -133,8 +133,7 @@ public final class SinkModel {
     public void onConnection(TcpConnection connection) {
         guard(0, connection.index(), () -> {
             StreamState s = stream(connection.index());
-            s.clientAddress = connection.client().addressString();
-            s.serverAddress = connection.server().addressString();
+            s.addresses(connection.client().addressString(), connection.server().addressString());
         });
     }
 

@@ -7,8 +7,8 @@ import io.rddp.tcp.Direction;
 final class StreamState {
     final int index;
     final DirectionState c2s, s2c;
-    /** owner keys of each side's STag namespace: its IP address when known (RFC 5042 §2.2.5) */
-    String clientAddress, serverAddress;
+    /** keys of each side's STag namespace: its IP address when known (RFC 5042 §2.2.5), else this stream's */
+    private String clientKey, serverKey;
 
     // MPA start frames (RFC 5044 §7.1, RFC 6581)
     MpaStartFrame request, reply;
@@ -39,8 +39,15 @@ final class StreamState {
 
     /** Key of the STag namespace of {@code side}: by address when known, else private to this stream. */
     String ownerKey(Side side) {
-        String a = side == Side.CLIENT ? clientAddress : serverAddress;
-        return a != null ? "ip " + a : "stream " + index + " " + side;
+        // built once: STag lookups ask per message, and a fresh string would be hashed each time
+        if (clientKey == null) addresses(null, null);
+        return side == Side.CLIENT ? clientKey : serverKey;
+    }
+
+    /** The sides' IP addresses (null: unknown), which make STags of one host known across its streams. */
+    void addresses(String client, String server) {
+        clientKey = client != null ? "ip " + client : "stream " + index + " " + Side.CLIENT;
+        serverKey = server != null ? "ip " + server : "stream " + index + " " + Side.SERVER;
     }
 
     /** Whether request/response matching can be trusted: captured from the start and no gap since. */
