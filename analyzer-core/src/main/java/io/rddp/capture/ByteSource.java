@@ -34,6 +34,23 @@ interface ByteSource extends Closeable {
         return false;
     }
 
-    /** Largest number of bytes one {@link #ensure} can make available. */
+    /**
+     * Asks the source to reuse the buffers of windows the caller {@link #release}s; from now on views are valid only
+     * until then. Returns false when this source does not recycle (views stay as {@link #stable} says).
+     */
+    default boolean recycle() {
+        return false;
+    }
+
+    /** Number of the window {@link #buffer()} is, counted from 0 (0 for a source of one moving buffer). */
+    default long window() {
+        return 0;
+    }
+
+    /** The caller uses no view of a window numbered below {@code before} any more. */
+    default void release(long before) {
+    }
+
+        /** Largest number of bytes one {@link #ensure} can make available. */
     long maxSpan();
 }

@@ -30,4 +30,22 @@ public interface CaptureReader extends Closeable {
     default boolean stableViews() {
         return false;
     }
+
+    /**
+     * Asks the reader to reuse the buffers of the read windows the caller {@link #release}s instead of reading each
+     * window into a fresh one (cheaper: see the file reader). From then on a frame's data stays valid until its
+     * window is released, no longer for ever. Returns false when the reader does not recycle.
+     */
+    default boolean recycleWindows() {
+        return false;
+    }
+
+    /** Number of the read window that holds the data of the frame {@link #next} returned last (0 if unwindowed). */
+    default long window() {
+        return 0;
+    }
+
+    /** The caller uses no frame data of windows numbered below {@code before} any more (see {@link #recycleWindows}). */
+    default void release(long before) {
+    }
 }

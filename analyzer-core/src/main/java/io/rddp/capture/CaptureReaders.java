@@ -34,8 +34,11 @@ public final class CaptureReaders {
         return open(path, FileWindowSource.DEFAULT_WINDOW);
     }
 
-    /** As {@link #open(Path)} with a read window of {@code window} bytes (tests make it tiny). */
-    static CaptureReader open(Path path, long window) throws IOException {
+    /**
+     * As {@link #open(Path)} with a read window of {@code window} bytes: tests make it tiny, so that a small capture
+     * moves through many windows. A record larger than the window cannot be read.
+     */
+    public static CaptureReader open(Path path, long window) throws IOException {
         String name = path.toString();
         if (!Files.isRegularFile(path)) {
             return open(Files.newInputStream(path), name);

@@ -70,6 +70,21 @@ public final class FrameLimit implements CaptureReader {
     }
 
     @Override
+    public boolean recycleWindows() {
+        return in.recycleWindows();
+    }
+
+    @Override
+    public long window() {
+        return in.window();
+    }
+
+    @Override
+    public void release(long before) {
+        in.release(before);
+    }
+
+    @Override
     public void close() throws IOException {
         in.close();
     }

@@ -89,4 +89,19 @@ abstract class SourceReader implements CaptureReader {
     public boolean stableViews() {
         return stable;
     }
+
+    @Override
+    public boolean recycleWindows() {
+        return source.recycle();
+    }
+
+    @Override
+    public long window() {
+        return source.window();
+    }
+
+    @Override
+    public void release(long before) {
+        source.release(before);
+    }
 }

@@ -1,6 +1,7 @@
 package io.rddp.decode;
 
 import io.rddp.Notice;
+import io.rddp.capture.CaptureReader;
 import io.rddp.mpa.Fpdu;
 import io.rddp.mpa.MpaStartFrame;
 import io.rddp.tcp.Direction;
@@ -22,9 +23,9 @@ import java.util.concurrent.TimeUnit;
  * exactly what a single-threaded pass gives it, event for event.
  *
  * <p>Events travel in batches through a bounded queue (the reader waits when the upper half is that far behind, so
- * memory stays bounded). The FPDUs they carry are views of the capture's read windows, which are never reused
- * ({@link io.rddp.capture.CaptureReader#stableViews}), or of arrays the MPA decoder no longer writes
- * ({@link io.rddp.mpa.MpaDecoder#detachViews}).
+ * memory stays bounded). The FPDUs they carry are views of the capture's read windows, or of arrays the MPA decoder
+ * no longer writes ({@link io.rddp.mpa.MpaDecoder#detachViews}). A read window stays valid until the reader is told
+ * that no batch in flight refers to it any more ({@link #oldestWindowInUse}; {@link CaptureReader#recycleWindows}).
  */
 final class AboveMpaThread implements Downstream {
     /** Events per batch: large enough that the queue's locking is a small cost per FPDU. */
@@ -42,12 +43,25 @@ final class AboveMpaThread implements Downstream {
     private int size;
     private volatile Throwable failure;
 
+    // Read windows the batches refer to. An FPDU event refers at most to the window of the frame being read when it
+    // was added (FPDUs framed across segments are the MPA decoder's own arrays), so a batch refers to no window
+    // before the one current when its first event was added. The reading thread keeps those numbers for the batches
+    // in flight; the upper half counts the batches it has finished.
+    private static final int IN_FLIGHT = 64; // more than the queue holds plus the batch being replayed
+    private final CaptureReader windows;
+    private final long[] firstWindow = new long[IN_FLIGHT];
+    private long batchWindow;
+    private long handed;
+    private volatile long finished;
+
     /**
      * @param above       the upper half, run on the new thread; its clock must be {@code clock}
      * @param clock       the upper half's clock, set to each event's frame before it is replayed
      * @param readerClock the reading thread's clock, read when an event is handed over
+     * @param windows     the reader whose window numbers events are tagged with
      */
-    AboveMpaThread(PduEmitter above, ReplayClock clock, PduEmitter.Clock readerClock) {
+    AboveMpaThread(PduEmitter above, ReplayClock clock, PduEmitter.Clock readerClock, CaptureReader windows) {
+        this.windows = windows;
         this.above = above;
         this.clock = clock;
         this.readerClock = readerClock;
@@ -65,6 +79,7 @@ final class AboveMpaThread implements Downstream {
                     if (e == null) break;
                     ((Event) e).replay(this);
                 }
+                finished++; // only this thread writes it
             }
         } catch (Throwable t) {
             failure = t;
@@ -90,7 +105,18 @@ final class AboveMpaThread implements Downstream {
         thread.interrupt();
     }
 
+    /**
+     * The oldest read window a batch not yet finished may refer to ({@code current}, the window of the frame being
+     * read, when none). Called by the reading thread.
+     */
+    long oldestWindowInUse(long current) {
+        long f = finished;
+        if (f < handed) return firstWindow[(int) (f % IN_FLIGHT)];
+        return size > 0 ? batchWindow : current;
+    }
+
     private void add(Event e) {
+        if (size == 0) batchWindow = windows.window();
         batch[size++] = e;
         if (size == BATCH) flush();
     }
@@ -100,6 +126,8 @@ final class AboveMpaThread implements Downstream {
         Object[] b = batch;
         batch = new Object[BATCH];
         size = 0;
+        firstWindow[(int) (handed % IN_FLIGHT)] = batchWindow;
+        handed++;
         put(b);
     }
 

@@ -86,16 +86,26 @@ public final class DecodePipeline {
      */
     public void run(CaptureReader reader, Runnable perFrame) throws IOException {
         if (threads < 2 || !reader.stableViews()) {
-            read(reader, perFrame);
+            // every layer is done with a frame's bytes when the next frame is read (TCP and MPA copy what they keep)
+            boolean recycle = reader.recycleWindows();
+            read(reader, recycle ? () -> {
+                reader.release(reader.window());
+                perFrame.run();
+            } : perFrame);
             return;
         }
         AboveMpaThread.ReplayClock replay = new AboveMpaThread.ReplayClock();
-        AboveMpaThread above = new AboveMpaThread(new PduEmitter(listener, ddp, replay), replay, clock);
+        AboveMpaThread above = new AboveMpaThread(new PduEmitter(listener, ddp, replay), replay, clock, reader);
         Downstream direct = route.target;
         route.target = above;
         mpa.detachViews(true);
+        // the layers above MPA are done with a window once no batch in flight refers to it
+        boolean recycle = reader.recycleWindows();
         try {
-            read(reader, perFrame);
+            read(reader, recycle ? () -> {
+                reader.release(above.oldestWindowInUse(reader.window()));
+                perFrame.run();
+            } : perFrame);
         } catch (IOException e) {
             above.finish(); // a file that turns bad: what was read before is decoded to the end all the same
             throw e;

@@ -46,6 +46,64 @@ class AnalyzerThreadsTest {
         }
     }
 
+    /**
+     * Read windows are recycled (direct buffers reused once released, {@link CaptureReader#recycleWindows}): with
+     * windows so small that every capture moves through many, one thread and two give the report of a reader that
+     * never reuses a buffer. A window reused too early would show as bytes of a later frame in an earlier PDU.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("bundledCaptures")
+    void recycledReadWindowsGiveTheReportOfFreshOnesOnEveryBundledCapture(Path capture) throws IOException {
+        for (UlpProfile profile : UlpProfile.values()) {
+            Analysis fresh;
+            try (CaptureReader reader = CaptureReaders.open(Files.newInputStream(capture), capture.toString())) {
+                fresh = new Analyzer(AnalysisLimits.defaults(), StagRegistry.empty(), profile).run(reader, () -> { });
+            }
+            for (int threads = 1; threads <= 2; threads++) {
+                assertThat(analyzeInWindows(capture, profile, threads)).as("%s, profile %s, %d threads", capture,
+                        profile, threads).isEqualTo(fresh);
+            }
+        }
+    }
+
+    /**
+     * Payload read on the second thread, long after the reader moved on: rping's advertisements (the rping profile
+     * learns STags from them) and RPC-over-RDMA messages. Windows of 8 KiB, so that thousands are recycled while
+     * batches that refer to them are in flight.
+     */
+    @ParameterizedTest(name = "{0}")
+    @org.junit.jupiter.params.provider.EnumSource(value = Scenario.class, names = {"RPING", "NFS_RDMA", "BUSY_RNIC"})
+    void recycledReadWindowsGiveTheReportOfFreshOnesWhenPayloadIsReadOnTheSecondThread(Scenario scenario,
+                                                                                     @TempDir Path dir)
+            throws IOException {
+        Path capture = dir.resolve("c.pcap");
+        try (CaptureWriter w = PcapWriter.create(capture, LinkType.ETHERNET, false)) {
+            Generator.generate(scenario, new Generator.Options(6 << 20, 0, 4096, 0, true, 12, 16), w);
+        }
+        for (UlpProfile profile : UlpProfile.values()) {
+            Analysis one = analyze(capture, profile, 1);
+            assertThat(one.pdus()).as("several batches of 1024 events").isGreaterThan(4 * 1024L);
+            assertThat(analyzeInWindows(capture, profile, 1, 8 << 10)).as("one thread, %s", profile).isEqualTo(one);
+            assertThat(analyzeInWindows(capture, profile, 2, 8 << 10)).as("two threads, %s", profile).isEqualTo(one);
+        }
+    }
+
+    private static Analysis analyzeInWindows(Path capture, UlpProfile profile, int threads) throws IOException {
+        return analyzeInWindows(capture, profile, threads, 64 << 10);
+    }
+
+    // windows of the given size (larger where a capture has larger records), recycled by the analyzer
+    private static Analysis analyzeInWindows(Path capture, UlpProfile profile, int threads, long smallest)
+            throws IOException {
+        for (long window = smallest; ; window *= 4) {
+            try (CaptureReader reader = CaptureReaders.open(capture, window)) {
+                Analysis a = new Analyzer(AnalysisLimits.defaults(), StagRegistry.empty(), profile).threads(threads)
+                        .run(reader, () -> { });
+                if (a.error() == null || !a.error().contains("larger than the read window")) return a;
+            }
+        }
+    }
+
     @Test
     void secondThreadGivesTheSingleThreadedReportOnABusyRnicOfManyBatches(@TempDir Path dir) throws IOException {
         // many batches and a full queue: 16 connections, ~8 MB, more events than the hand-over holds at once

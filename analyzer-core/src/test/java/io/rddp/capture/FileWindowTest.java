@@ -152,6 +152,57 @@ class FileWindowTest {
         }
     }
 
+    @Test
+    void aRecyclingSourceReusesOnlyReleasedWindowsAndFallsBackToFreshOnesWhenThePoolIsHeld() throws IOException {
+        Path p = dir.resolve("bytes");
+        byte[] bytes = new byte[1000];
+        for (int i = 0; i < bytes.length; i++) bytes[i] = (byte) i;
+        Files.write(p, bytes);
+        try (FileWindowSource s = new FileWindowSource(FileChannel.open(p), 100, 300)) {
+            assertThat(s.recycle()).isTrue();
+            s.ensure(0, 10);
+            ByteBuffer w0 = s.buffer();
+            assertThat(w0.isDirect()).isTrue();
+            assertThat(s.window()).isZero();
+            s.ensure(100, 10);
+            ByteBuffer w1 = s.buffer();
+            s.ensure(200, 10);
+            ByteBuffer w2 = s.buffer();
+            assertThat(s.window()).isEqualTo(2);
+            assertThat(w1.isDirect()).isTrue();
+            assertThat(w2.isDirect()).isTrue();
+            // nothing released and the pool (3 windows) in use: a fresh heap window, whose views stay valid
+            s.ensure(300, 10);
+            ByteBuffer w3 = s.buffer();
+            assertThat(w3.isDirect()).isFalse();
+            assertThat(w0.get(5)).as("an unreleased window keeps its bytes").isEqualTo((byte) 5);
+            s.release(2); // windows 0 and 1 are done
+            s.ensure(400, 10);
+            ByteBuffer w4 = s.buffer();
+            assertThat(w4.isDirect()).isTrue();
+            assertThat(w4).as("the oldest released window is reused").isSameAs(w0);
+            assertThat(w4.get(5)).isEqualTo((byte) 405);
+            assertThat(w2.get(5)).as("window 2 was not released").isEqualTo((byte) 205);
+        }
+    }
+
+    @Test
+    void theLastWindowOfARecyclingSourceEndsWhereTheFileEnds() throws IOException {
+        Path p = pcap(3000);
+        List<Got> reference = frames(CaptureReaders.open(Files.newInputStream(p), "-"));
+        try (CaptureReader r = mapped(p, 4096)) {
+            assertThat(r.recycleWindows()).isTrue();
+            Frame f = new Frame();
+            int n = 0;
+            while (r.next(f)) {
+                assertThat(got(f)).as("frame %d", f.number).isEqualTo(reference.get(n++));
+                r.release(r.window()); // each frame's bytes are done with once it was compared
+            }
+            assertThat(n).isEqualTo(3000);
+            assertThat(((FileWindowSource) sourceOf(r)).pooledBuffers()).as("two direct windows do").isEqualTo(2);
+        }
+    }
+
     /**
      * A sparse pcap of 3 GiB: records at offsets beyond 2^31 and beyond int range, read with the default window.
      * The holes cost no disk; only the record headers are touched.
