@@ -52,15 +52,15 @@ final class FileWindowSource implements ByteSource {
     }
 
     FileWindowSource(FileChannel channel, long window) throws IOException {
-        this(channel, window, POOL_BYTES);
+        this(channel, window, POOL_BYTES, POOLED_WINDOW);
     }
 
-    FileWindowSource(FileChannel channel, long window, long poolBytes) throws IOException {
+    FileWindowSource(FileChannel channel, long window, long poolBytes, int pooledWindow) throws IOException {
         if (window < 1 || window > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("window must be 1.." + Integer.MAX_VALUE + ", was " + window);
         }
         this.poolBytes = poolBytes;
-        this.pooledWindow = (int) Math.min(window, POOLED_WINDOW);
+        this.pooledWindow = (int) Math.min(window, pooledWindow);
         this.channel = channel;
         this.size = channel.size();
         this.window = window;

@@ -158,7 +158,7 @@ class FileWindowTest {
         byte[] bytes = new byte[1000];
         for (int i = 0; i < bytes.length; i++) bytes[i] = (byte) i;
         Files.write(p, bytes);
-        try (FileWindowSource s = new FileWindowSource(FileChannel.open(p), 100, 300)) {
+        try (FileWindowSource s = new FileWindowSource(FileChannel.open(p), 100, 300, 100)) {
             assertThat(s.recycle()).isTrue();
             s.ensure(0, 10);
             ByteBuffer w0 = s.buffer();
@@ -183,6 +183,28 @@ class FileWindowTest {
             assertThat(w4).as("the oldest released window is reused").isSameAs(w0);
             assertThat(w4.get(5)).isEqualTo((byte) 405);
             assertThat(w2.get(5)).as("window 2 was not released").isEqualTo((byte) 205);
+        }
+    }
+
+    @Test
+    void recordsLargerThanAPooledWindowAreReadWholeInWindowsOfTheirOwn() throws IOException {
+        Path p = dir.resolve("mixed.pcap");
+        try (OutputStream out = Files.newOutputStream(p); PcapWriter w = new PcapWriter(out, LinkType.RAW, true)) {
+            for (int i = 0; i < 2000; i++) {
+                w.writePacket(i, content(i, i % 10 == 0 ? 300 + i % 700 : i % 97)); // some beyond 256 bytes
+            }
+        }
+        List<Got> reference = frames(CaptureReaders.open(Files.newInputStream(p), "-"));
+        FileWindowSource source = new FileWindowSource(FileChannel.open(p, StandardOpenOption.READ), 4096, 4096, 256);
+        try (CaptureReader r = new PcapReader(source, p.toString(), "pcap", source.size(), null)) {
+            assertThat(r.recycleWindows()).isTrue();
+            Frame f = new Frame();
+            int n = 0;
+            while (r.next(f)) {
+                assertThat(got(f)).as("frame %d", f.number).isEqualTo(reference.get(n++));
+                r.release(r.window());
+            }
+            assertThat(n).isEqualTo(2000);
         }
     }
 
