@@ -128,12 +128,29 @@ class FileWindowTest {
         assertThat(o.failure()).hasMessageContaining("block of 532 bytes is larger than the read window of 256 bytes");
     }
 
-    @Test
-    void theSourceRemapsOnlyWhenARequestLeavesTheWindow() throws IOException {
+    /** 1000 bytes, each its offset's low byte. */
+    private Path countingBytes() throws IOException {
         Path p = dir.resolve("bytes");
         byte[] bytes = new byte[1000];
         for (int i = 0; i < bytes.length; i++) bytes[i] = (byte) i;
-        Files.write(p, bytes);
+        return Files.write(p, bytes);
+    }
+
+    // reads every frame with recycling on, releasing each window at once, and compares it with the reference
+    private static void readRecyclingAndCompare(CaptureReader r, List<Got> reference) throws IOException {
+        assertThat(r.recycleWindows()).isTrue();
+        Frame f = new Frame();
+        int n = 0;
+        while (r.next(f)) {
+            assertThat(got(f)).as("frame %d", f.number).isEqualTo(reference.get(n++));
+            r.release(r.window()); // the frame's bytes are done with once compared
+        }
+        assertThat(n).isEqualTo(reference.size());
+    }
+
+    @Test
+    void theSourceRemapsOnlyWhenARequestLeavesTheWindow() throws IOException {
+        Path p = countingBytes();
         try (FileWindowSource s = new FileWindowSource(FileChannel.open(p), 100)) {
             assertThat(s.ensure(0, 10)).isEqualTo(10);
             assertThat(s.ensure(50, 50)).isEqualTo(50);
@@ -154,10 +171,7 @@ class FileWindowTest {
 
     @Test
     void aRecyclingSourceReusesOnlyReleasedWindowsAndFallsBackToFreshOnesWhenThePoolIsHeld() throws IOException {
-        Path p = dir.resolve("bytes");
-        byte[] bytes = new byte[1000];
-        for (int i = 0; i < bytes.length; i++) bytes[i] = (byte) i;
-        Files.write(p, bytes);
+        Path p = countingBytes();
         try (FileWindowSource s = new FileWindowSource(FileChannel.open(p), 100, 300, 100)) {
             assertThat(s.recycle()).isTrue();
             s.ensure(0, 10);
@@ -197,14 +211,7 @@ class FileWindowTest {
         List<Got> reference = frames(CaptureReaders.open(Files.newInputStream(p), "-"));
         FileWindowSource source = new FileWindowSource(FileChannel.open(p, StandardOpenOption.READ), 4096, 4096, 256);
         try (CaptureReader r = new PcapReader(source, p.toString(), "pcap", source.size(), null)) {
-            assertThat(r.recycleWindows()).isTrue();
-            Frame f = new Frame();
-            int n = 0;
-            while (r.next(f)) {
-                assertThat(got(f)).as("frame %d", f.number).isEqualTo(reference.get(n++));
-                r.release(r.window());
-            }
-            assertThat(n).isEqualTo(2000);
+            readRecyclingAndCompare(r, reference);
         }
     }
 
@@ -213,14 +220,7 @@ class FileWindowTest {
         Path p = pcap(3000);
         List<Got> reference = frames(CaptureReaders.open(Files.newInputStream(p), "-"));
         try (CaptureReader r = mapped(p, 4096)) {
-            assertThat(r.recycleWindows()).isTrue();
-            Frame f = new Frame();
-            int n = 0;
-            while (r.next(f)) {
-                assertThat(got(f)).as("frame %d", f.number).isEqualTo(reference.get(n++));
-                r.release(r.window()); // each frame's bytes are done with once it was compared
-            }
-            assertThat(n).isEqualTo(3000);
+            readRecyclingAndCompare(r, reference);
             assertThat(((FileWindowSource) sourceOf(r)).pooledBuffers()).as("two direct windows do").isEqualTo(2);
         }
     }
