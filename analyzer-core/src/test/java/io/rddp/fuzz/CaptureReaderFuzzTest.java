@@ -59,11 +59,14 @@ class CaptureReaderFuzzTest {
         List<String> frames = new ArrayList<>();
         Frame f = new Frame();
         CaptureException error = null;
+        long last = 0;
         try (CaptureReader reader = opener.open()) {
             while (reader.next(f)) {
                 ByteBuffer d = f.data;
                 assertThat(d.position()).isZero();
-                assertThat(f.number).isEqualTo(frames.size() + 1L);
+                // numbers rise, and may skip: a pcapng block that is no packet (a systemd journal entry) uses one up
+                assertThat(f.number).isGreaterThan(last);
+                last = f.number;
                 CRC32 crc = new CRC32();
                 crc.update(d.duplicate());
                 frames.add(f.number + ":" + f.linkType + ":" + f.timestampNanos + ":" + f.originalLength + ":"
