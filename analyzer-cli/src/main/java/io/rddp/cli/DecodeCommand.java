@@ -33,9 +33,8 @@ import java.io.UncheckedIOException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.BitSet;
 import java.util.List;
-import java.util.Set;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
@@ -191,15 +190,16 @@ final class DecodeCommand implements Callable<Integer> {
             java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
             Thread hook = opened instanceof LiveCapture c ? LiveOptions.stopOnInterrupt(c, done) : null;
             long[] pdus = {0};
-            Set<Integer> iwarpStreams = new HashSet<>();
-            Set<Integer> tcpStreams = new HashSet<>();
+            // streams are numbered from 0 in order of appearance: bit sets, not sets of boxed numbers (per PDU)
+            BitSet iwarpStreams = new BitSet();
+            BitSet tcpStreams = new BitSet();
             NoticePrinter notices = new NoticePrinter(err, quiet);
             try (Progress progress = Progress.start(reader, !noProgress && !quiet && output == null ? Progress.Mode.AUTO : Progress.Mode.OFF)) {
                 RpcRdmaListener listener = new RpcRdmaListener() {
                     @Override
                     public void onPdu(Pdu pdu, RpcRdmaMessage message, ChunkMove move) {
                         pdus[0]++;
-                        iwarpStreams.add(pdu.stream());
+                        iwarpStreams.set(pdu.stream());
                         if (f != null) {
                             List<Violation> vs = violations.get(pdu.frame());
                             DisplayFilter.describe(pdu, message, move, Filters.checks(vs), Filters.severities(vs), record);
@@ -211,12 +211,12 @@ final class DecodeCommand implements Callable<Integer> {
 
                     @Override
                     public void onConnection(TcpConnection connection) {
-                        tcpStreams.add(connection.index());
+                        tcpStreams.set(connection.index());
                     }
 
                     @Override
                     public void onClose(TcpConnection connection, Direction direction, boolean reset, long frame) {
-                        if (events && iwarpStreams.contains(connection.index())) {
+                        if (events && iwarpStreams.get(connection.index())) {
                             writer.tcpEvent(frame, reader.relativeNanos(), connection.source(direction),
                                     connection.destination(direction), (reset ? "RST" : "FIN")
                                             + " (stream " + connection.index() + ")");
@@ -245,7 +245,7 @@ final class DecodeCommand implements Callable<Integer> {
             }
             writer.flush();
             if (pdus[0] == 0) {
-                err.println("rddp: " + file + ": " + Outputs.nothingToDecode(reader.frames(), tcpStreams.size(), notices.linkTypes()));
+                err.println("rddp: " + file + ": " + Outputs.nothingToDecode(reader.frames(), tcpStreams.cardinality(), notices.linkTypes()));
                 return Main.EXIT_NOTHING;
             }
             return Main.EXIT_OK;
