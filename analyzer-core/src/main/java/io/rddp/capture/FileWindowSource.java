@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.util.ArrayDeque;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A plain file read in windows: each window is one positional read into a fresh heap buffer, restarted at the record
@@ -28,6 +29,12 @@ final class FileWindowSource implements ByteSource {
     static final long POOL_BYTES = 64L << 20;
     /** Size of a pooled window (of recycled windows), at most. */
     static final int POOLED_WINDOW = 1 << 20;
+    /**
+     * Direct memory all pools of the JVM take at most: the JVM's limit is as much as the heap by default (256 MiB
+     * from the launchers), and several captures may be read at once (analyze --jobs).
+     */
+    static final long JVM_POOL_BYTES = 128L << 20;
+    private static final AtomicLong POOLED_IN_JVM = new AtomicLong();
 
     private static final ByteBuffer EMPTY = ByteBuffer.allocate(0);
 
@@ -45,6 +52,7 @@ final class FileWindowSource implements ByteSource {
     private final ArrayDeque<Window> inUse = new ArrayDeque<>();
     private final ArrayDeque<ByteBuffer> free = new ArrayDeque<>();
     private int pooled;                             // direct buffers allocated
+    private boolean poolFull;                       // direct memory ran out: the pool grows no more
     private final long poolBytes;
     private final int pooledWindow;
 
@@ -133,8 +141,22 @@ final class FileWindowSource implements ByteSource {
         while (!inUse.isEmpty() && inUse.peekFirst().number() < released) free.add(inUse.pollFirst().buffer());
         ByteBuffer b = free.poll();
         if (b == null) {
-            if ((long) (pooled + 1) * pooledWindow > Math.max(poolBytes, 2L * pooledWindow)) return null;
-            b = ByteBuffer.allocateDirect(pooledWindow);
+            if (poolFull || (long) (pooled + 1) * pooledWindow > Math.max(poolBytes, 2L * pooledWindow)) return null;
+            if (POOLED_IN_JVM.addAndGet(pooledWindow) > JVM_POOL_BYTES) {
+                POOLED_IN_JVM.addAndGet(-pooledWindow);
+                poolFull = true;
+                return null;
+            }
+            try {
+                b = ByteBuffer.allocateDirect(pooledWindow);
+            } catch (OutOfMemoryError e) {
+                POOLED_IN_JVM.addAndGet(-pooledWindow);
+                // the JVM's direct memory (as much as the heap, by default) is used up, e.g. by several analyses
+                // at once (analyze --jobs): this window and the next are heap ones, as without recycling (the
+                // pool stops growing: each failed attempt makes the JVM collect and wait)
+                poolFull = true;
+                return null;
+            }
             pooled++;
         }
         inUse.add(new Window(number, b));
@@ -177,6 +199,10 @@ final class FileWindowSource implements ByteSource {
 
     @Override
     public void close() throws IOException {
+        POOLED_IN_JVM.addAndGet(-(long) pooled * pooledWindow); // the buffers go with this source
+        pooled = 0;
+        free.clear();
+        inUse.clear();
         channel.close();
     }
 }
