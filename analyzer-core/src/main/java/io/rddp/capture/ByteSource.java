@@ -51,6 +51,6 @@ interface ByteSource extends Closeable {
     default void release(long before) {
     }
 
-        /** Largest number of bytes one {@link #ensure} can make available. */
+    /** Largest number of bytes one {@link #ensure} can make available. */
     long maxSpan();
 }

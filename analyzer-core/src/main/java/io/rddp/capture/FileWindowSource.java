@@ -52,7 +52,7 @@ final class FileWindowSource implements ByteSource {
     private final ArrayDeque<Window> inUse = new ArrayDeque<>();
     private final ArrayDeque<ByteBuffer> free = new ArrayDeque<>();
     private int pooled;                             // direct buffers allocated
-    private boolean poolFull;                       // direct memory ran out: the pool grows no more
+    private boolean poolFull;                       // the JVM-wide cap or direct memory was reached
     private final long poolBytes;
     private final int pooledWindow;
 
@@ -142,18 +142,18 @@ final class FileWindowSource implements ByteSource {
         ByteBuffer b = free.poll();
         if (b == null) {
             if (poolFull || (long) (pooled + 1) * pooledWindow > Math.max(poolBytes, 2L * pooledWindow)) return null;
-            if (POOLED_IN_JVM.addAndGet(pooledWindow) > JVM_POOL_BYTES) {
-                POOLED_IN_JVM.addAndGet(-pooledWindow);
-                poolFull = true;
-                return null;
+            if (POOLED_IN_JVM.addAndGet(pooledWindow) <= JVM_POOL_BYTES) {
+                try {
+                    b = ByteBuffer.allocateDirect(pooledWindow);
+                } catch (OutOfMemoryError e) {
+                    // the JVM's direct memory (as much as the heap, by default) is used up, e.g. by several
+                    // analyses at once (analyze --jobs)
+                }
             }
-            try {
-                b = ByteBuffer.allocateDirect(pooledWindow);
-            } catch (OutOfMemoryError e) {
+            if (b == null) {
+                // this window and the next are heap ones, as without recycling: the pool grows no more (each
+                // failed allocation would make the JVM collect and wait)
                 POOLED_IN_JVM.addAndGet(-pooledWindow);
-                // the JVM's direct memory (as much as the heap, by default) is used up, e.g. by several analyses
-                // at once (analyze --jobs): this window and the next are heap ones, as without recycling (the
-                // pool stops growing: each failed attempt makes the JVM collect and wait)
                 poolFull = true;
                 return null;
             }

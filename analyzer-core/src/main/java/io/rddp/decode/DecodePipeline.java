@@ -13,6 +13,7 @@ import io.rddp.tcp.TcpReassembler;
 import io.rddp.tcp.TcpSegment;
 
 import java.io.IOException;
+import java.util.function.LongUnaryOperator;
 
 /**
  * Wires the layers together: capture → tcp → mpa → ddp → rdmap, in one streaming pass. The pipeline decodes and
@@ -87,11 +88,7 @@ public final class DecodePipeline {
     public void run(CaptureReader reader, Runnable perFrame) throws IOException {
         if (threads < 2 || !reader.stableViews()) {
             // every layer is done with a frame's bytes when the next frame is read (TCP and MPA copy what they keep)
-            boolean recycle = reader.recycleWindows();
-            read(reader, recycle ? () -> {
-                reader.release(reader.window());
-                perFrame.run();
-            } : perFrame);
+            read(reader, perFrame, window -> window);
             return;
         }
         AboveMpaThread.ReplayClock replay = new AboveMpaThread.ReplayClock();
@@ -99,13 +96,9 @@ public final class DecodePipeline {
         Downstream direct = route.target;
         route.target = above;
         mpa.detachViews(true);
-        // the layers above MPA are done with a window once no batch in flight refers to it
-        boolean recycle = reader.recycleWindows();
         try {
-            read(reader, recycle ? () -> {
-                reader.release(above.oldestWindowInUse(reader.window()));
-                perFrame.run();
-            } : perFrame);
+            // the layers above MPA are done with a window once no batch in flight refers to it
+            read(reader, perFrame, above::oldestWindowInUse);
         } catch (IOException e) {
             above.finish(); // a file that turns bad: what was read before is decoded to the end all the same
             throw e;
@@ -119,7 +112,12 @@ public final class DecodePipeline {
         above.finish();
     }
 
-    private void read(CaptureReader reader, Runnable perFrame) throws IOException {
+    /**
+     * @param inUse from the window of the frame just decoded, the oldest read window the layers may still refer to:
+     *              the reader may reuse the ones before it ({@link CaptureReader#recycleWindows})
+     */
+    private void read(CaptureReader reader, Runnable perFrame, LongUnaryOperator inUse) throws IOException {
+        boolean recycle = reader.recycleWindows();
         try {
             while (reader.next(frame)) {
                 if (firstTimestamp == Long.MIN_VALUE) firstTimestamp = frame.timestampNanos;
@@ -127,6 +125,7 @@ public final class DecodePipeline {
                 frameTimestamp = frame.timestampNanos;
                 recentTimestamps[(int) (frameNumber & (RECENT - 1))] = frameTimestamp;
                 if (packets.decode(frame, segment)) tcp.accept(segment);
+                if (recycle) reader.release(inUse.applyAsLong(reader.window()));
                 perFrame.run();
             }
         } finally {

@@ -31,6 +31,7 @@ final class StreamState {
         this.index = index;
         this.c2s = new DirectionState(Direction.CLIENT_TO_SERVER, maxBuffers);
         this.s2c = new DirectionState(Direction.SERVER_TO_CLIENT, maxBuffers);
+        addresses(null, null);
     }
 
     DirectionState dir(Direction d) {
@@ -39,12 +40,13 @@ final class StreamState {
 
     /** Key of the STag namespace of {@code side}: by address when known, else private to this stream. */
     String ownerKey(Side side) {
-        // built once: STag lookups ask per message, and a fresh string would be hashed each time
-        if (clientKey == null) addresses(null, null);
         return side == Side.CLIENT ? clientKey : serverKey;
     }
 
-    /** The sides' IP addresses (null: unknown), which make STags of one host known across its streams. */
+    /**
+     * The sides' IP addresses (null: unknown), which make STags of one host known across its streams. The keys are
+     * built here once: STag lookups ask for them per message, and a fresh string would be hashed each time.
+     */
     void addresses(String client, String server) {
         clientKey = client != null ? "ip " + client : "stream " + index + " " + Side.CLIENT;
         serverKey = server != null ? "ip " + server : "stream " + index + " " + Side.SERVER;
