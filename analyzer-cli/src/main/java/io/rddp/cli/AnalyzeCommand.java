@@ -93,10 +93,8 @@ final class AnalyzeCommand implements Callable<Integer> {
     @Option(names = "--profile", paramLabel = "ULP", description = "Upper-layer protocol whose STag advertisements to learn: none, rping (default: none).")
     UlpProfile profile = UlpProfile.NONE;
 
-    @Option(names = "--decode-as", paramLabel = "ULP",
-            description = "Upper layer of Sends: auto, rpcrdma, none (default: auto: RPC-over-RDMA on port 20049, "
-                    + "after RFC 8797 private data, or when a Send's header and RPC XID agree).")
-    DecodeCommand.DecodeAs decodeAs = DecodeCommand.DecodeAs.auto;
+    @picocli.CommandLine.Mixin
+    DecodeAsOption decodeAs;
 
     @Option(names = "--annotate", paramLabel = "OUT.pcapng", description = "Also write the capture as pcapng with each violation as a comment on its frame.")
     Path annotate;
@@ -362,7 +360,7 @@ final class AnalyzeCommand implements Callable<Integer> {
             FrameLimit reader = new FrameLimit(opened, live.count);
             Analysis a;
             try (Progress progress = Progress.start(reader, noProgress || quiet ? Progress.Mode.OFF : Progress.Mode.AUTO)) {
-                a = new Analyzer(limits(), registry, profile).decodeAs(decodeAs.mode).threads(threadsPerFile())
+                a = new Analyzer(limits(), registry, profile).decodeAs(decodeAs.mode()).threads(threadsPerFile())
                         .observe(closes).run(reader, progress::update);
             }
             if (filter != null) a = filtered(a, file, filter, matching);
@@ -394,7 +392,7 @@ final class AnalyzeCommand implements Callable<Integer> {
                     if (filter.matches(record)) hit.add(pdu.frame());
                 };
                 try {
-                    new io.rddp.decode.DecodePipeline(new io.rddp.rpcrdma.RpcRdmaStage(l, decodeAs.mode))
+                    new io.rddp.decode.DecodePipeline(new io.rddp.rpcrdma.RpcRdmaStage(l, decodeAs.mode()))
                             .run(new FrameLimit(again, live.count));
                 } catch (io.rddp.capture.CaptureException e) {
                     // the analysis reported where the file turns bad; what came before is filtered
@@ -461,7 +459,7 @@ final class AnalyzeCommand implements Callable<Integer> {
             if (capture == null) return new FileResult(name, null, "cannot capture", Map.of(), Main.EXIT_BAD_INPUT);
             Thread hook = LiveOptions.stopOnInterrupt(capture, done);
             try {
-                Analysis a = new Analyzer(limits(), registry, profile).decodeAs(decodeAs.mode).observe(closes).run(capture, () -> { });
+                Analysis a = new Analyzer(limits(), registry, profile).decodeAs(decodeAs.mode()).observe(closes).run(capture, () -> { });
                 err.println("rddp: captured " + capture.frames() + " frames on " + capture.device());
                 return new FileResult(name, a, null, closes.byStream, exitCode(a));
             } finally {

@@ -50,16 +50,6 @@ final class DecodeCommand implements Callable<Integer> {
     enum Format { text, json, jsonl, fields }
 
     /** {@code --decode-as} values, as typed. */
-    enum DecodeAs {
-        auto(RpcRdmaStage.DecodeAs.AUTO), rpcrdma(RpcRdmaStage.DecodeAs.RPCRDMA), none(RpcRdmaStage.DecodeAs.NONE);
-
-        final RpcRdmaStage.DecodeAs mode;
-
-        DecodeAs(RpcRdmaStage.DecodeAs mode) {
-            this.mode = mode;
-        }
-    }
-
     @Spec
     CommandSpec spec;
 
@@ -91,11 +81,8 @@ final class DecodeCommand implements Callable<Integer> {
             + "FPDU's ULPDU_Length and ULPDU (Markers removed).")
     boolean hex;
 
-    @Option(names = "--decode-as", paramLabel = "ULP",
-            description = "Upper layer of Sends: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}). auto decodes "
-                    + "RPC-over-RDMA on port 20049, after RFC 8797 private data, or when a Send's header and RPC XID "
-                    + "agree; rpcrdma forces it on every connection; none never decodes it.")
-    DecodeAs decodeAs = DecodeAs.auto;
+    @Mixin
+    DecodeAsOption decodeAs;
 
     @Option(names = {"-Y", "--display-filter"}, paramLabel = "FILTER",
             description = "Show only the PDUs that match FILTER, e.g. 'rdmap.opcode == 3 && ddp.msn > 10', 'violation',"
@@ -175,7 +162,7 @@ final class DecodeCommand implements Callable<Integer> {
         if (f != null && f.uses("violation")) {
             try (CaptureReader first = open(file, err)) {
                 if (first == null) return Main.EXIT_BAD_INPUT;
-                byFrame = Filters.violationsByFrame(new FrameLimit(first, live.count), decodeAs.mode);
+                byFrame = Filters.violationsByFrame(new FrameLimit(first, live.count), decodeAs.mode());
             } catch (CaptureException e) {
                 byFrame = Map.of(); // the decode pass below reports where the file turns bad
             }
@@ -230,7 +217,7 @@ final class DecodeCommand implements Callable<Integer> {
                 };
                 try {
                     // the text's FIN/RST lines read the reader's clock in the listener: that output stays on one thread
-                    new DecodePipeline(new RpcRdmaStage(listener, decodeAs.mode)).threads(events ? 1 : threads)
+                    new DecodePipeline(new RpcRdmaStage(listener, decodeAs.mode())).threads(events ? 1 : threads)
                             .run(reader, progress::update);
                 } catch (CaptureException e) {
                     writer.flush();

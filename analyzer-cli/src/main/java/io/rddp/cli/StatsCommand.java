@@ -62,10 +62,8 @@ final class StatsCommand implements Callable<Integer> {
     @Option(names = "--format", paramLabel = "FORMAT", description = "Output format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
     Format format = Format.text;
 
-    @Option(names = "--decode-as", paramLabel = "ULP",
-            description = "Upper layer of Sends: auto, rpcrdma, none (default: auto: RPC-over-RDMA on port 20049, "
-                    + "after RFC 8797 private data, or when a Send's header and RPC XID agree).")
-    DecodeCommand.DecodeAs decodeAs = DecodeCommand.DecodeAs.auto;
+    @picocli.CommandLine.Mixin
+    DecodeAsOption decodeAs;
 
     @Option(names = {"-o", "--output"}, paramLabel = "OUT", description = "Write to OUT instead of standard output.")
     Path output;
@@ -127,7 +125,7 @@ final class StatsCommand implements Callable<Integer> {
         try (CaptureReader reader = DecodeCommand.open(file, err)) {
             if (reader == null) return null;
             try (Progress progress = Progress.start(reader, noProgress ? Progress.Mode.OFF : Progress.Mode.AUTO)) {
-                return new StatsCollector().decodeAs(decodeAs.mode).run(reader, progress::update);
+                return new StatsCollector().decodeAs(decodeAs.mode()).run(reader, progress::update);
             }
         } catch (IOException e) {
             err.println("rddp: " + file + ": " + e.getMessage());
