@@ -47,5 +47,13 @@ public interface FieldSink {
 
     void text(String key, String label, String value);
 
+    /**
+     * A capture time in epoch nanoseconds, shown as {@code "seconds.nanoseconds"} text (it is one per PDU: a
+     * writer may format it without building the string).
+     */
+    default void time(String key, String label, long nanos) {
+        text(key, label, PduFields.epochSeconds(nanos));
+    }
+
     void hex(String key, String label, byte[] value);
 }

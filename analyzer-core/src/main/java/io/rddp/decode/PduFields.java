@@ -30,13 +30,13 @@ public final class PduFields {
         out.number("stream", "TCP stream", pdu.stream());
         out.text("src", "Source", pdu.source().toString());
         out.text("dst", "Destination", pdu.destination().toString());
-        out.text("time", "Capture time (epoch seconds)", epochSeconds(pdu.timestampNanos()));
+        out.time("time", "Capture time (epoch seconds)", pdu.timestampNanos());
         if (pdu.startFrame() != null) {
             describe(pdu.startFrame(), out);
         } else {
             describe(pdu.fpdu(), out);
             if (pdu.ddp() != null) {
-                describe(pdu.ddp().header(), "ddp", "DDP", out);
+                describe(pdu.ddp().header(), "ddp", DDP, out);
             } else if (cutDdpHeader(pdu.fpdu().ulpdu())) {
                 // the ULPDU_Length cut the DDP header short: what it holds of it is still shown, flagged
                 TruncatedFields.ddp(pdu.fpdu().ulpdu(), out);
@@ -102,7 +102,8 @@ public final class PduFields {
     }
 
     static void describe(DdpHeader h, String key, String label, FieldSink out) {
-        out.begin(key, label + (h.tagged() ? " tagged segment (RFC 5041 §4.2)" : " untagged segment (RFC 5041 §4.3)"));
+        out.begin(key, DDP.equals(label) ? (h.tagged() ? DDP_TAGGED : DDP_UNTAGGED)
+                : label + (h.tagged() ? TAGGED : UNTAGGED));
         out.bool("tagged", "Tagged (T)", h.tagged());
         out.bool("last", "Last (L)", h.last());
         out.number("rsvd", "Reserved", h.reserved());
@@ -122,7 +123,7 @@ public final class PduFields {
 
     static void describe(RdmapPdu r, FieldSink out) {
         Opcode op = r.opcode();
-        out.begin("rdmap", "RDMAP " + (op == null ? "reserved opcode" : op.rfcName()) + " (" + rfcOf(op) + ")");
+        out.begin("rdmap", op == null ? RDMAP_RESERVED : RDMAP_LABELS[op.ordinal()]);
         describe(r.control(), out);
         if (op != null && op.carriesInvalidateStag()) out.id32("invalidateStag", "Invalidate STag", r.invalidateStag());
         if (r.body() instanceof ReadRequest rr) {
@@ -183,11 +184,18 @@ public final class PduFields {
         out.end();
     }
 
-    private static String rfcOf(Opcode op) {
-        return op == null ? "RFC 5040 §4.1" : op.rfc();
-    }
+    // Labels built once: a sink that shows no labels (JSON) would otherwise pay for the concatenation per PDU.
+    private static final String DDP = "DDP";
+    private static final String TAGGED = " tagged segment (RFC 5041 §4.2)";
+    private static final String UNTAGGED = " untagged segment (RFC 5041 §4.3)";
+    private static final String DDP_TAGGED = DDP + TAGGED;
+    private static final String DDP_UNTAGGED = DDP + UNTAGGED;
+    private static final String RDMAP_RESERVED = "RDMAP reserved opcode (RFC 5040 §4.1)";
+    private static final String[] RDMAP_LABELS = java.util.Arrays.stream(Opcode.values())
+            .map(op -> "RDMAP " + op.rfcName() + " (" + op.rfc() + ")").toArray(String[]::new);
 
-    static String epochSeconds(long nanos) {
+    /** Epoch nanoseconds as "seconds.nanoseconds" (9 digits), the JSON's {@code time}. */
+    public static String epochSeconds(long nanos) {
         Instant t = Instant.ofEpochSecond(0, nanos);
         String frac = Long.toString(t.getNano() + 1_000_000_000L).substring(1);
         return t.getEpochSecond() + "." + frac;
