@@ -15,25 +15,32 @@ import java.util.concurrent.atomic.AtomicLong;
  * its pages count in the resident set, which grew with the file (1.2 GiB resident for a 1 GiB capture under
  * {@code -Xmx256m}); a heap window is ordinary garbage as soon as no frame view refers to it, so memory stays flat.
  * <p>
- * A fresh heap window costs two passes over its bytes besides the kernel's copy: the JVM zeroes the new array, and a
- * read into a heap buffer goes through a temporary direct buffer. A caller that says when it no longer uses views of
- * a window ({@link #recycle}, {@link #release}) gets direct windows of 1 MiB from a pool instead, filled by one read
- * each and reused: reading a busy 2 GB capture's frames took 0.22 s instead of 0.66 s. When the caller holds more
- * windows than the pool has, the next window is a fresh heap one again, so views stay valid whatever the caller does
- * until it releases them.
+ * A fresh 16 MiB heap window is slow to fill: the JVM zeroes the new array, and the record headers read from it
+ * later have left the CPU's caches. A caller that says when it no longer uses views of a window ({@link #recycle},
+ * {@link #release}) gets heap windows of 1 MiB from a pool instead, reused and never zeroed again: reading a busy
+ * 2 GB capture's frames took 0.20 s instead of 0.66 s. When the caller holds more windows than the pool has, the
+ * next window is a fresh one again, so views stay valid whatever the caller does until it releases them.
+ * <p>
+ * Pooled windows are heap arrays, not direct buffers, although a read into a direct one saves a copy (0.16 s
+ * instead of 0.20 s for those frames): every view the decoders take of a direct window, and every read of it, goes
+ * through the JVM's memory-access checks, which cost most before the JIT has compiled them. A fresh analysis of
+ * that capture took 2.0-2.6 s with heap windows against 2.3-3.0 s with direct ones, and 15 % less CPU.
  */
 final class FileWindowSource implements ByteSource {
     /** Larger than any record a capture tool writes (snap lengths stop at 256 KiB), small against any heap. */
     static final long DEFAULT_WINDOW = 16L << 20;
-    /** Bytes of direct windows at most (but two windows at least), for a caller that releases them. */
-    static final long POOL_BYTES = 64L << 20;
+    /**
+     * Bytes of pooled windows at most (but two windows at least), for a caller that releases them: one thread holds
+     * two windows, two threads a dozen (more while the second thread's code is still being compiled).
+     */
+    static final long POOL_BYTES = 32L << 20;
     /** Size of a pooled window (of recycled windows), at most. */
     static final int POOLED_WINDOW = 1 << 20;
     /**
-     * Direct memory all pools of the JVM take at most: the JVM's limit is as much as the heap by default (256 MiB
-     * from the launchers), and several captures may be read at once (analyze --jobs).
+     * Heap all pools of the JVM take at most, a quarter of the heap (64 MiB of the launchers' 256 MiB) and never
+     * more than 128 MiB: several captures may be read at once (analyze --jobs).
      */
-    static final long JVM_POOL_BYTES = 128L << 20;
+    static final long JVM_POOL_BYTES = Math.min(128L << 20, Runtime.getRuntime().maxMemory() / 4);
     private static final AtomicLong POOLED_IN_JVM = new AtomicLong();
 
     private static final ByteBuffer EMPTY = ByteBuffer.allocate(0);
@@ -45,14 +52,14 @@ final class FileWindowSource implements ByteSource {
     private long base;
     private int mappings;
 
-    // recycling: the windows handed out, by number, the direct buffers free for reuse, and the caller's promise
+    // recycling: the windows handed out, by number, the pooled buffers free for reuse, and the caller's promise
     private boolean recycle;
     private long number = -1;                       // number of the current window, counted from 0
     private long released;                          // windows numbered below this are no longer used by the caller
     private final ArrayDeque<Window> inUse = new ArrayDeque<>();
     private final ArrayDeque<ByteBuffer> free = new ArrayDeque<>();
-    private int pooled;                             // direct buffers allocated
-    private boolean poolFull;                       // the JVM-wide cap or direct memory was reached
+    private int pooled;                             // pooled buffers allocated
+    private boolean poolFull;                       // the JVM-wide cap was reached
     private final long poolBytes;
     private final int pooledWindow;
 
@@ -136,27 +143,19 @@ final class FileWindowSource implements ByteSource {
         if (before > released) released = before;
     }
 
-    // a direct buffer of n bytes from the pool, or null when every pooled one is still in use and the pool is full
+    // a pooled buffer of n bytes, or null when every pooled one is still in use and the pool is full
     private ByteBuffer pooled(int n) {
         while (!inUse.isEmpty() && inUse.peekFirst().number() < released) free.add(inUse.pollFirst().buffer());
         ByteBuffer b = free.poll();
         if (b == null) {
             if (poolFull || (long) (pooled + 1) * pooledWindow > Math.max(poolBytes, 2L * pooledWindow)) return null;
-            if (POOLED_IN_JVM.addAndGet(pooledWindow) <= JVM_POOL_BYTES) {
-                try {
-                    b = ByteBuffer.allocateDirect(pooledWindow);
-                } catch (OutOfMemoryError e) {
-                    // the JVM's direct memory (as much as the heap, by default) is used up, e.g. by several
-                    // analyses at once (analyze --jobs)
-                }
-            }
-            if (b == null) {
-                // this window and the next are heap ones, as without recycling: the pool grows no more (each
-                // failed allocation would make the JVM collect and wait)
+            if (POOLED_IN_JVM.addAndGet(pooledWindow) > JVM_POOL_BYTES) {
+                // this window and the next are fresh ones, as without recycling: the pool grows no more
                 POOLED_IN_JVM.addAndGet(-pooledWindow);
                 poolFull = true;
                 return null;
             }
+            b = ByteBuffer.allocate(pooledWindow);
             pooled++;
         }
         inUse.add(new Window(number, b));
@@ -187,7 +186,7 @@ final class FileWindowSource implements ByteSource {
         return size;
     }
 
-    /** Direct buffers allocated for recycled windows so far. */
+    /** Buffers allocated for recycled windows so far. */
     int pooledBuffers() {
         return pooled;
     }

@@ -47,7 +47,7 @@ class AnalyzerThreadsTest {
     }
 
     /**
-     * Read windows are recycled (direct buffers reused once released, {@link CaptureReader#recycleWindows}): with
+     * Read windows are recycled (pooled buffers reused once released, {@link CaptureReader#recycleWindows}): with
      * windows so small that every capture moves through many, one thread and two give the report of a reader that
      * never reuses a buffer. A window reused too early would show as bytes of a later frame in an earlier PDU.
      */
