@@ -79,8 +79,21 @@ final class StagRules {
         };
     }
 
-    /** An STag of one owner (STags are the owner's: RFC 5040 §2.4); a record, so no string is built per lookup. */
+    /**
+     * An STag of one owner (STags are the owner's: RFC 5040 §2.4), so no string is built per lookup. A record would
+     * do, but its equals and hashCode are bootstrapped through method handles: the JVM spun 59 classes for them at
+     * the first lookups, and compiled the JDK's class writer to do it, while the analysis waited for the compiler.
+     */
     private record Key(String owner, long stag) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Key k && k.stag == stag && k.owner.equals(owner);
+        }
+
+        @Override
+        public int hashCode() {
+            return 31 * owner.hashCode() + Long.hashCode(stag);
+        }
     }
 
     private static Key key(String owner, long stag) {
