@@ -65,7 +65,7 @@ final class DirectionState {
     private int recentNext, recentCount;
 
     /** per STag this side wrote into since it last signalled completion (RFC 5040 §5.5) */
-    final LinkedHashMap<Long, Placed> placed;
+    private final LinkedHashMap<Long, Placed> placed;
     final Set<Long> unknownStagsReported = new HashSet<>();
     final Set<Long> crossStreamReported = new HashSet<>();
 
@@ -93,9 +93,53 @@ final class DirectionState {
         this.placed = new LinkedHashMap<>(16, 0.75f, true) {
             @Override
             protected boolean removeEldestEntry(Map.Entry<Long, Placed> eldest) {
-                return size() > maxBuffers;
+                if (size() <= maxBuffers) return false;
+                if (eldest.getValue() == lastPlaced) lastPlaced = null;
+                return true;
             }
         };
+    }
+
+    // The buffer of the last lookup: the segments of one tagged message write one buffer in a row, and a lookup in
+    // the map boxes the STag and reorders the map's entries. It is always the map's most recently used entry.
+    private long lastPlacedStag;
+    private Placed lastPlaced;
+
+    /** What this side wrote into {@code stag} since its last completion signal, or null. */
+    Placed placed(long stag) {
+        if (lastPlaced != null && lastPlacedStag == stag) return lastPlaced;
+        Placed p = placed.get(stag);
+        if (p != null) {
+            lastPlacedStag = stag;
+            lastPlaced = p;
+        }
+        return p;
+    }
+
+    void placed(long stag, Placed p) {
+        lastPlacedStag = stag;
+        lastPlaced = p;
+        placed.put(stag, p);
+    }
+
+    int placedBuffers() {
+        return placed.size();
+    }
+
+    void forEachPlaced(java.util.function.BiConsumer<Long, Placed> action) {
+        placed.forEach(action); // in the order of use: forEach does not reorder
+    }
+
+    /** The writes into {@code stag} are determinate now (RFC 5040 §5.5). */
+    void forgetPlaced(long stag) {
+        placed.remove(stag);
+        if (lastPlaced != null && lastPlacedStag == stag) lastPlaced = null;
+    }
+
+    /** All writes of this side are determinate now (RFC 5040 §5.5). */
+    void forgetAllPlaced() {
+        placed.clear();
+        lastPlaced = null;
     }
 
     void remember(long frame, DdpHeader header) {
@@ -128,6 +172,6 @@ final class DirectionState {
         for (int q = 0; q < QUEUES; q++) {
             if (q != 2) msnKnown[q] = false;
         }
-        placed.clear();
+        forgetAllPlaced();
     }
 }

@@ -227,7 +227,7 @@ final class RdmapRules {
                     }
                 }
                 // RFC 5040 §5.5 rule 6: the sink buffer's content is determinate once the response is delivered
-                d.placed.remove(m.stag);
+                d.forgetPlaced(m.stag);
             }
             default -> {
             }
@@ -235,7 +235,7 @@ final class RdmapRules {
         if (isSendType(op)) {
             // RFC 5040 §5.5 rule 5: a later Send tells the peer earlier RDMA Writes are placed
             d.lastSendFrame = frame;
-            d.placed.clear();
+            d.forgetAllPlaced();
         }
     }
 

@@ -83,6 +83,8 @@ public final class SinkModel {
     private final RdmapRules rdmap;
     private final RpcRdmaRules rpcrdma;
     private final Map<Integer, StreamState> streams = new HashMap<>();
+    /** the stream of the last lookup: the several calls for one PDU, and often the next PDUs, are of one stream */
+    private StreamState lastStream;
     private long lastFrame;
 
     public SinkModel(SinkListener listener) {
@@ -131,15 +133,19 @@ public final class SinkModel {
      * (RFC 5042 §6.1.1). Optional: without it each stream is its own STag namespace.
      */
     public void onConnection(TcpConnection connection) {
-        guard(0, connection.index(), () -> {
+        at(0);
+        try {
             StreamState s = stream(connection.index());
             s.addresses(connection.client().addressString(), connection.server().addressString());
-        });
+        } catch (RuntimeException e) {
+            failed(0, connection.index(), e);
+        }
     }
 
     /** An MPA Request or Reply (RFC 5044 §7.1) sent in {@code direction}, complete in {@code frame}. */
     public void onStartFrame(int stream, Direction direction, MpaStartFrame startFrame, long frame) {
-        guard(frame, stream, () -> {
+        at(frame);
+        try {
             StreamState s = stream(stream);
             if (!s.startSeen && s.c2s.segments == 0 && s.s2c.segments == 0) {
                 // RFC 5041 §4.3: "The initial value for MSN MUST be one" on every queue
@@ -152,7 +158,9 @@ public final class SinkModel {
             }
             mpa.onStartFrame(s, direction, startFrame, frame);
             rpcrdma.onStartFrame(s, direction, startFrame.ulpPrivateData());
-        });
+        } catch (RuntimeException e) {
+            failed(frame, stream, e);
+        }
     }
 
     /**
@@ -167,7 +175,8 @@ public final class SinkModel {
      */
     public void onSegment(int stream, Direction direction, long frame, Boolean crcOk, DdpSegment segment,
                           RdmapPdu rdmap) {
-        guard(frame, stream, () -> {
+        at(frame);
+        try {
             StreamState s = stream(stream);
             DirectionState d = s.dir(direction);
             if (Boolean.FALSE.equals(crcOk)) {
@@ -185,13 +194,20 @@ public final class SinkModel {
             }
             mpa.onFpdu(s, d, frame, segment, pdu);
             ddp.onSegment(s, d, frame, segment, pdu, decodeError);
-        });
+        } catch (RuntimeException e) {
+            failed(frame, stream, e);
+        }
     }
 
     /** {@link #onSegment} with the frame and CRC verdict taken from the FPDU. */
     public void onFpdu(int stream, Direction direction, Fpdu fpdu, DdpSegment segment, RdmapPdu rdmap) {
         if (!fpdu.padZero() && !Boolean.FALSE.equals(fpdu.crcOk())) {
-            guard(fpdu.frame(), stream, () -> mpa.pad(stream(stream), direction, fpdu));
+            at(fpdu.frame());
+            try {
+                mpa.pad(stream(stream), direction, fpdu);
+            } catch (RuntimeException e) {
+                failed(fpdu.frame(), stream, e);
+            }
         }
         onSegment(stream, direction, fpdu.frame(), fpdu.crcOk(), segment, rdmap);
     }
@@ -203,7 +219,8 @@ public final class SinkModel {
      */
     public void onMalformed(int stream, Direction direction, long frame, Boolean crcOk, int ulpduLength,
                             String reason) {
-        guard(frame, stream, () -> {
+        at(frame);
+        try {
             StreamState s = stream(stream);
             DirectionState d = s.dir(direction);
             d.segments++;
@@ -215,7 +232,9 @@ public final class SinkModel {
                 return;
             }
             reporter.report(s, direction, Check.DDP_HEADER, frame, "ULPDU of " + ulpduLength + " octets: " + reason);
-        });
+        } catch (RuntimeException e) {
+            failed(frame, stream, e);
+        }
     }
 
     /**
@@ -223,10 +242,13 @@ public final class SinkModel {
      * MPA layer found it.
      */
     public void onFramingError(int stream, Direction direction, long frame, String detail) {
-        guard(frame, stream, () -> {
+        at(frame);
+        try {
             StreamState s = stream(stream);
             mpa.framingError(s, s.dir(direction), frame, detail);
-        });
+        } catch (RuntimeException e) {
+            failed(frame, stream, e);
+        }
     }
 
     /**
@@ -234,7 +256,8 @@ public final class SinkModel {
      * sequence of that direction and stops trusting request/response matching on the stream.
      */
     public void onGap(int stream, Direction direction, long frame) {
-        guard(frame, stream, () -> {
+        at(frame);
+        try {
             StreamState s = stream(stream);
             DirectionState d = s.dir(direction);
             ddp.abandon(s, d, frame, "bytes of the stream were not captured");
@@ -242,7 +265,9 @@ public final class SinkModel {
             s.readsUncertain = true;
             reporter.notice(Notice.Severity.INFO, frame, stream, "gap in " + direction + ": DDP message and MSN"
                     + " tracking restarts, Read Request/Response matching on this stream is no longer certain");
-        });
+        } catch (RuntimeException e) {
+            failed(frame, stream, e);
+        }
     }
 
     /**
@@ -250,23 +275,29 @@ public final class SinkModel {
      * operation moved. Called after {@link #onFpdu} for the same PDU.
      */
     public void onRpcRdma(int stream, Direction direction, long frame, RpcRdmaMessage message, ChunkMove move) {
-        guard(frame, stream, () -> {
+        at(frame);
+        try {
             StreamState s = stream(stream);
             if (move != null) rpcrdma.onMove(s, direction, frame, move);
             if (message != null) rpcrdma.onMessage(s, direction, frame, message);
-        });
+        } catch (RuntimeException e) {
+            failed(frame, stream, e);
+        }
     }
 
     /** FIN or RST of {@code direction}: that side sends nothing more. */
     public void onClose(int stream, Direction direction, boolean reset, long frame) {
-        guard(frame, stream, () -> {
+        at(frame);
+        try {
             StreamState s = streams.get(stream);
             if (s == null) return;
             DirectionState d = s.dir(direction);
             d.closed = true;
             rdmap.settleOwed(s, d, reset ? "reset the connection" : "closed the connection");
             if (s.c2s.closed && s.s2c.closed) finish(s, frame, false);
-        });
+        } catch (RuntimeException e) {
+            failed(frame, stream, e);
+        }
     }
 
     /**
@@ -275,10 +306,13 @@ public final class SinkModel {
      * streams than TCP tracks connections.
      */
     public void onConnectionEnd(int stream, long frame, boolean captureEnded) {
-        guard(frame, stream, () -> {
+        at(frame);
+        try {
             StreamState s = streams.get(stream);
             if (s != null) finish(s, frame, captureEnded);
-        });
+        } catch (RuntimeException e) {
+            failed(frame, stream, e);
+        }
     }
 
     /** Streams whose state the model holds now. */
@@ -288,10 +322,14 @@ public final class SinkModel {
 
     /** The capture ended: every stream still known is finished. */
     public void onEnd() {
-        guard(lastFrame, -1, () -> {
+        at(lastFrame);
+        try {
             for (StreamState s : new ArrayList<>(streams.values())) finish(s, lastFrame, true);
             streams.clear();
-        });
+            lastStream = null;
+        } catch (RuntimeException e) {
+            failed(lastFrame, -1, e);
+        }
     }
 
     /**
@@ -302,7 +340,7 @@ public final class SinkModel {
         StreamState s = streams.get(stream);
         if (s == null) return List.of();
         List<Placement> out = new ArrayList<>();
-        s.dir(direction).placed.forEach((stag, p) -> {
+        s.dir(direction).forEachPlaced((stag, p) -> {
             for (int i = 0; i < p.ranges.size(); i++) {
                 out.add(new Placement(stag, p.ranges.start(i), p.ranges.end(i) - p.ranges.start(i)));
             }
@@ -319,7 +357,14 @@ public final class SinkModel {
     // ---- internals ----
 
     private StreamState stream(int index) {
-        return streams.computeIfAbsent(index, i -> new StreamState(i, options.maxTaggedBuffers()));
+        StreamState s = lastStream;
+        if (s != null && s.index == index) return s;
+        s = streams.get(index);
+        if (s == null) {
+            s = new StreamState(index, options.maxTaggedBuffers());
+            streams.put(index, s);
+        }
+        return lastStream = s;
     }
 
     private void finish(StreamState s, long frame, boolean captureEnded) {
@@ -333,6 +378,7 @@ public final class SinkModel {
         rpcrdma.finish(s, frame);
         reporter.suppressedNotices(s, frame);
         streams.remove(s.index);
+        if (lastStream == s) lastStream = null;
         listener.onStreamFinished(summarize(s));
     }
 
@@ -357,14 +403,14 @@ public final class SinkModel {
                 d.terminateFrame);
     }
 
-    private void guard(long frame, int stream, Runnable work) {
+    // Each input method runs its work in try/catch itself rather than in a lambda handed to one guard method: the
+    // lambdas captured per PDU, and bootstrapping them spun classes while the first frames waited (issue 14).
+    private void at(long frame) {
         if (frame > lastFrame) lastFrame = frame;
-        try {
-            work.run();
-        } catch (RuntimeException e) {
-            // the model must not take the pipeline down; a failure here is a bug worth seeing
-            listener.onNotice(new Notice(Notice.Severity.ERROR, "sink", frame, stream, -1,
-                    "sink model failure: " + e));
-        }
+    }
+
+    /** The model must not take the pipeline down; a failure here is a bug worth seeing. */
+    private void failed(long frame, int stream, RuntimeException e) {
+        listener.onNotice(new Notice(Notice.Severity.ERROR, "sink", frame, stream, -1, "sink model failure: " + e));
     }
 }

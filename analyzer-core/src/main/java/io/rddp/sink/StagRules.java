@@ -301,16 +301,16 @@ final class StagRules {
     void place(StreamState s, DirectionState d, long frame, long stag, long to, long len) {
         if (len == 0) return;
         d.bytesPlaced += len;
-        DirectionState.Placed p = d.placed.get(stag);
+        DirectionState.Placed p = d.placed(stag);
         if (p == null) {
-            if (d.placed.size() >= maxBuffers && !d.placementDropNoticed) {
+            if (d.placedBuffers() >= maxBuffers && !d.placementDropNoticed) {
                 d.placementDropNoticed = true;
                 reporter.notice(Notice.Severity.INFO, frame, s.index, "placement maps of more than "
                         + maxBuffers + " tagged buffers in " + d.direction
                         + ": the least recently written are forgotten (overlaps with them go unseen)");
             }
             p = new DirectionState.Placed(rangesPerBuffer);
-            d.placed.put(stag, p);
+            d.placed(stag, p);
         }
         long end = RangeSet.clampedEnd(to, len);
         long again = p.ranges.overlap(to, end);
