@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.HexFormat;
 
 /**
@@ -50,20 +51,16 @@ final class JsonlWriter implements PduWriter, FieldSink {
     /** with several files: each object names its file */
     private String file;
     /**
-     * Keys already encoded as {@code "key":}, direct-mapped by the key's hash and found by identity (keys are
-     * PduFields' constants): every PDU writes the same few dozen.
+     * Keys already encoded as {@code "key":}, and short text values encoded as JSON strings, each direct-mapped by the
+     * string's hash and found by identity: every PDU writes the same few dozen keys (PduFields' constants), and its
+     * endpoints (cached strings), opcode names and kinds repeat too; a one-off text costs one encoding more.
      */
-    private static final int NAME_SLOTS = 1024;
-    private final String[] keys = new String[NAME_SLOTS];
-    private final byte[][] names = new byte[NAME_SLOTS][];
-    /**
-     * Short text values encoded, found the same way: the endpoints (cached strings), opcode names and kinds repeat
-     * on every PDU; a one-off text costs one encoding more.
-     */
-    private static final int TEXT_SLOTS = 1024;
+    private static final int SLOTS = 1024;
     private static final int MAX_CACHED_TEXT = 64;
-    private final String[] texts = new String[TEXT_SLOTS];
-    private final byte[][] textBytes = new byte[TEXT_SLOTS][];
+    private final String[] keys = new String[SLOTS];
+    private final byte[][] names = new byte[SLOTS][];
+    private final String[] texts = new String[SLOTS];
+    private final byte[][] textBytes = new byte[SLOTS][];
 
     JsonlWriter(OutputStream out) {
         this(out, false);
@@ -232,13 +229,7 @@ final class JsonlWriter implements PduWriter, FieldSink {
         if (value.length() > MAX_CACHED_TEXT) {
             string(value);
         } else {
-            int i = value.hashCode() & (TEXT_SLOTS - 1);
-            if (texts[i] != value) {
-                byte[] encoded = new byte[6 * value.length() + 2];
-                textBytes[i] = java.util.Arrays.copyOf(encoded, encode(value, encoded, 0));
-                texts[i] = value;
-            }
-            copy(textBytes[i]);
+            copy(encoded(value, texts, textBytes, false));
         }
         comma = true;
     }
@@ -259,16 +250,20 @@ final class JsonlWriter implements PduWriter, FieldSink {
     /** The comma before a value, and its name when it is a field of an object. */
     private void field(String key) {
         if (comma) put(',');
-        if (key == null) return;
-        int i = key.hashCode() & (NAME_SLOTS - 1);
-        if (keys[i] != key) {
-            byte[] name = new byte[6 * key.length() + 3];
-            int end = encode(key, name, 0);
-            name[end++] = ':';
-            names[i] = java.util.Arrays.copyOf(name, end);
-            keys[i] = key;
+        if (key != null) copy(encoded(key, keys, names, true));
+    }
+
+    /** s as a JSON string (and a colon after it: a key), from the cache of strings and their encodings given */
+    private static byte[] encoded(String s, String[] strings, byte[][] encodings, boolean colon) {
+        int i = s.hashCode() & (SLOTS - 1);
+        if (strings[i] != s) {
+            byte[] b = new byte[6 * s.length() + 3];
+            int end = encode(s, b, 0);
+            if (colon) b[end++] = ':';
+            encodings[i] = Arrays.copyOf(b, end);
+            strings[i] = s;
         }
-        copy(names[i]);
+        return encodings[i];
     }
 
     /** a few bytes already encoded: a loop, because System.arraycopy's call costs more than it copies here */
