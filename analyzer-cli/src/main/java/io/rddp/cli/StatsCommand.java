@@ -8,6 +8,7 @@ import io.rddp.capture.CaptureReader;
 import io.rddp.ddp.DdpHeader;
 import io.rddp.ddp.TaggedHeader;
 import io.rddp.ddp.UntaggedHeader;
+import io.rddp.decode.PduFields;
 import io.rddp.rdmap.ReadRequest;
 import io.rddp.rdmap.Terminate;
 import io.rddp.stats.CaptureStats;
@@ -160,8 +161,8 @@ final class StatsCommand implements Callable<Integer> {
         j.writeNumberField("streams", s.streams().size() + s.streamsNotListed());
         if (s.streamsNotListed() > 0) j.writeNumberField("streamsNotListed", s.streamsNotListed());
         if (s.firstNanos() >= 0) {
-            j.writeStringField("start", StatsText.epochSeconds(s.firstNanos()));
-            j.writeStringField("end", StatsText.epochSeconds(s.lastNanos()));
+            j.writeStringField("start", PduFields.epochSeconds(s.firstNanos()));
+            j.writeStringField("end", PduFields.epochSeconds(s.lastNanos()));
         }
         j.writeNumberField("durationNs", s.durationNanos());
         if (s.error() != null) j.writeStringField("incomplete", s.error());
@@ -188,7 +189,7 @@ final class StatsCommand implements Callable<Integer> {
         j.writeStringField("server", st.server().toString());
         j.writeNumberField("firstFrame", st.firstFrame());
         j.writeNumberField("lastFrame", st.lastFrame());
-        j.writeStringField("start", StatsText.epochSeconds(st.firstNanos()));
+        j.writeStringField("start", PduFields.epochSeconds(st.firstNanos()));
         j.writeNumberField("durationNs", st.lastNanos() - st.firstNanos());
         for (Direction d : Direction.values()) {
             DirectionStats ds = st.direction(d);
@@ -289,7 +290,7 @@ final class StatsCommand implements Callable<Integer> {
         Terminate t = e.terminate();
         j.writeStartObject();
         j.writeNumberField("frame", e.frame());
-        j.writeStringField("time", StatsText.epochSeconds(e.nanos()));
+        j.writeStringField("time", PduFields.epochSeconds(e.nanos()));
         j.writeNumberField("relativeNs", e.nanos() - first);
         j.writeNumberField("stream", e.stream());
         j.writeStringField("direction", e.direction() == Direction.CLIENT_TO_SERVER ? "client-to-server" : "server-to-client");

@@ -15,7 +15,6 @@ import io.rddp.stats.LatencyHistogram.Latency;
 import io.rddp.tcp.Direction;
 
 import java.io.PrintWriter;
-import java.time.Instant;
 
 /**
  * The person-readable form of {@link CaptureStats}: aligned tables, one section per kind of figure. Latencies in
@@ -206,11 +205,5 @@ public final class StatsText {
         String frac = Long.toString(Math.abs(micros % 1_000_000) + 1_000_000).substring(1);
         long whole = micros / 1_000_000;
         return (micros < 0 && whole == 0 ? "-" : "") + whole + "." + frac;
-    }
-
-    /** Epoch nanoseconds as "seconds.nanoseconds", the decode JSON's {@code time}. */
-    public static String epochSeconds(long nanos) {
-        Instant t = Instant.ofEpochSecond(0, nanos);
-        return t.getEpochSecond() + "." + Long.toString(t.getNano() + 1_000_000_000L).substring(1);
     }
 }
