@@ -49,7 +49,6 @@ final class DecodeCommand implements Callable<Integer> {
     /** -T: text (lines, or the tree with -V), json (one array), jsonl (an object a line), fields (-e values). */
     enum Format { text, json, jsonl, fields }
 
-    /** {@code --decode-as} values, as typed. */
     @Spec
     CommandSpec spec;
 

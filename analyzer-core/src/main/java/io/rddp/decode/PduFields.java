@@ -191,8 +191,11 @@ public final class PduFields {
     private static final String DDP_TAGGED = DDP + TAGGED;
     private static final String DDP_UNTAGGED = DDP + UNTAGGED;
     private static final String RDMAP_RESERVED = "RDMAP reserved opcode (RFC 5040 §4.1)";
-    private static final String[] RDMAP_LABELS = java.util.Arrays.stream(Opcode.values())
-            .map(op -> "RDMAP " + op.rfcName() + " (" + op.rfc() + ")").toArray(String[]::new);
+    private static final String[] RDMAP_LABELS = new String[Opcode.values().length];
+
+    static {
+        for (Opcode op : Opcode.values()) RDMAP_LABELS[op.ordinal()] = "RDMAP " + op.rfcName() + " (" + op.rfc() + ")";
+    }
 
     /** Epoch nanoseconds as "seconds.nanoseconds" (9 digits), the JSON's {@code time}. */
     public static String epochSeconds(long nanos) {

@@ -66,6 +66,10 @@ final class DirectionState {
 
     /** per STag this side wrote into since it last signalled completion (RFC 5040 §5.5) */
     private final LinkedHashMap<Long, Placed> placed;
+    // The buffer of the last lookup: the segments of one tagged message write one buffer in a row, and a lookup in
+    // the map boxes the STag and reorders the map's entries. It is always the map's most recently used entry.
+    private long lastPlacedStag;
+    private Placed lastPlaced;
     final Set<Long> unknownStagsReported = new HashSet<>();
     final Set<Long> crossStreamReported = new HashSet<>();
 
@@ -99,11 +103,6 @@ final class DirectionState {
             }
         };
     }
-
-    // The buffer of the last lookup: the segments of one tagged message write one buffer in a row, and a lookup in
-    // the map boxes the STag and reorders the map's entries. It is always the map's most recently used entry.
-    private long lastPlacedStag;
-    private Placed lastPlaced;
 
     /** What this side wrote into {@code stag} since its last completion signal, or null. */
     Placed placed(long stag) {

@@ -326,7 +326,6 @@ public final class SinkModel {
         try {
             for (StreamState s : new ArrayList<>(streams.values())) finish(s, lastFrame, true);
             streams.clear();
-            lastStream = null;
         } catch (RuntimeException e) {
             failed(lastFrame, -1, e);
         }
