@@ -4,12 +4,14 @@ import io.rddp.conformance.AgentDut;
 import io.rddp.conformance.Baseline;
 import io.rddp.conformance.Catalog;
 import io.rddp.conformance.Dut;
+import io.rddp.conformance.Gate;
 import io.rddp.conformance.Report;
 import io.rddp.conformance.Result;
 import io.rddp.conformance.RpingClientDut;
 import io.rddp.conformance.RpingDut;
 import io.rddp.conformance.Runner;
 import io.rddp.conformance.Scenario;
+import io.rddp.conformance.ScenarioInfo;
 import io.rddp.conformance.Timeouts;
 import io.rddp.dut.ControlClient;
 import io.rddp.dut.DutException;
@@ -49,9 +51,10 @@ import java.util.regex.Pattern;
                 "  rddp conform --profile rping-client --tester-listen 127.0.0.1:7174   (DUT: while :; do rping -c -a"
                         + " HOST -p 7174 -C 1; done)",
                 "  rddp conform ... --write-baseline siw.json;  rddp conform ... --baseline siw.json",
-                "Exit codes: 0 every required scenario passed (or matched the baseline), 1 a failure or regression,"
-                        + " 2 the suite could not run (DUT unreachable, bad usage, a scenario the suite could not"
-                        + " carry out)."})
+                "Exit codes: 0 every scenario passed or is waived by the baseline, 1 a failure or a regression"
+                        + " (or what --strict, --fail-non-strict, --exact-baseline, --fail-stale-baseline make one),"
+                        + " 2 the suite could not run or judge (DUT unreachable, bad usage or baseline, a scenario the"
+                        + " suite could not carry out). --write-baseline exits 0 once the baseline is written."})
 final class ConformCommand implements Callable<Integer> {
 
     @Spec
@@ -94,19 +97,28 @@ final class ConformCommand implements Callable<Integer> {
             + " pcapng per scenario here.")
     Path report;
 
-    @Option(names = "--baseline", paramLabel = "FILE", description = "Fail only on regressions from these verdicts"
-            + " (entries with a reason are waivers).")
+    @Option(names = "--baseline", paramLabel = "FILE", description = "Fail only on regressions from these verdicts;"
+            + " a failure the baseline lists is waived with its reason.")
     Path baseline;
 
-    @Option(names = "--write-baseline", paramLabel = "FILE", description = "Write this run's verdicts as a baseline.")
+    @Option(names = "--write-baseline", paramLabel = "FILE", description = "Write this run's verdicts as a baseline"
+            + " (failures as waivers, with what was observed as their reason, to review) and exit 0.")
     Path writeBaseline;
 
-    @Option(names = "--exact-baseline", description = "With --baseline: any change of verdict or grade is a failure"
-            + " (pins a third-party stack's behaviour).")
+    @Option(names = "--exact-baseline", description = "With --baseline: any change of verdict or grade is a failure,"
+            + " a regression or an improvement (pins a third-party stack's behaviour).")
     boolean exactBaseline;
 
-    @Option(names = "--strict", description = "Lenient and non-strict passes count as failures.")
+    @Option(names = "--fail-stale-baseline", description = "With --baseline: an improvement over the baseline fails"
+            + " the run until the baseline is updated.")
+    boolean failStale;
+
+    @Option(names = "--strict", description = "Only the RFC's first answer passes: lenient and non-strict passes"
+            + " fail the run.")
     boolean strict;
+
+    @Option(names = "--fail-non-strict", description = "Non-strict passes (a SHOULD missed) fail the run.")
+    boolean failNonStrict;
 
     @Option(names = "--timeout-scale", paramLabel = "F", description = "Multiply every timeout (a DUT in an emulated"
             + " VM needs more; default ${DEFAULT-VALUE}).")
@@ -143,9 +155,13 @@ final class ConformCommand implements Callable<Integer> {
         List<Scenario> scenarios = select(catalog.scenarios());
         if (list) {
             for (Scenario s : scenarios) {
-                out.printf("%-44s %-14s %s%s%n", s.info().id(), String.join(",", new java.util.TreeSet<>(
-                        s.info().profiles())), s.info().title(), s.info().needs().isEmpty() ? ""
-                        : "  [needs " + String.join(", ", new java.util.TreeSet<>(s.info().needs())) + "]");
+                ScenarioInfo i = s.info();
+                out.printf("%-44s %-14s %s%s%n", i.id(), String.join(",", new java.util.TreeSet<>(i.profiles())),
+                        i.title(), i.needs().isEmpty() ? "" : "  [needs " + String.join(", ",
+                                new java.util.TreeSet<>(i.needs())) + "]");
+                if (!i.catches().isEmpty()) {
+                    out.println(shorten("    proven by: " + String.join(", ", i.catches()), LINE));
+                }
             }
             out.println(scenarios.size() + " scenarios");
             out.flush();
@@ -178,9 +194,23 @@ final class ConformCommand implements Callable<Integer> {
         Baseline base = null;
         if (baseline != null) {
             try {
-                base = Baseline.read(baseline);
+                base = Baseline.read(baseline, catalog.scenarios().stream().map(x -> x.info().id())
+                        .collect(java.util.stream.Collectors.toSet()));
+            } catch (Baseline.Invalid e) {
+                err.println("rddp: --baseline " + e.getMessage());
+                dut.close();
+                return Main.EXIT_BAD_INPUT;
             } catch (IOException e) {
                 err.println("rddp: --baseline " + baseline + ": " + e.getMessage());
+                dut.close();
+                return Main.EXIT_BAD_INPUT;
+            }
+        }
+        if (report != null) {
+            String why = Report.writable(report);
+            if (why != null) {
+                err.println("rddp: --report " + report + " cannot be written: " + why);
+                dut.close();
                 return Main.EXIT_BAD_INPUT;
             }
         }
@@ -190,39 +220,125 @@ final class ConformCommand implements Callable<Integer> {
         out.flush();
         int[] n = {0};
         List<Result> results;
+        Gate.Policy policy = new Gate.Policy(strict, failNonStrict, exactBaseline, failStale);
         try (dut) {
             Runner runner = new Runner(dut, timeouts, report, r -> {
                 n[0]++;
-                out.printf("[%3d/%d] %-5s %-13s %-44s %s%n", n[0], scenarios.size(),
-                        r.verdict().wireName().toUpperCase(Locale.ROOT), r.grade() == null ? "" : r.grade(), r.id(),
-                        r.observed() + (r.verdict() == Result.Verdict.FAIL || r.verdict() == Result.Verdict.ERROR
-                                ? "  — " + String.join("; ", r.notes()) + (r.findings().isEmpty() ? ""
-                                : " " + r.findings()) : ""));
+                out.println(progress(n[0], scenarios.size(), r));
                 out.flush();
             });
             if (onDead != null) runner.onDead(() -> restart(onDead, out));
             results = new ArrayList<>(runner.run(scenarios));
-            if (base != null && retries > 0) rerunChanged(runner, scenarios, results, base, out);
+            if (base != null && retries > 0) rerunChanged(runner, scenarios, results, base, policy, out);
         }
-        Report rep = new Report(dut.describe(), dut.profile(), version(), catalog, results, started);
-        var c = rep.counts();
-        out.printf("%d pass (%d strict), %d fail, %d skip, %d error; %.1f %% of the wire-observable MUSTs covered%n",
-                c.get("pass"), results.stream().filter(r -> "strict".equals(r.grade())).count(), c.get("fail"),
-                c.get("skip"), c.get("error"), rep.mustCoverage());
+        Gate gate = Gate.decide(results, base, policy);
+        Report rep = new Report(new Report.Run(dut.describe(), dut.profile(), version(), started, options(dut)),
+                catalog, gate);
+        summary(rep, out);
         if (report != null) {
             try {
                 rep.write(report);
                 out.println("report: " + report.resolve("report.html"));
             } catch (IOException e) {
                 err.println("rddp: cannot write the report into " + report + ": " + e.getMessage());
+                out.flush();
+                return Main.EXIT_BAD_INPUT;
             }
         }
         if (writeBaseline != null) {
-            Baseline.write(writeBaseline, results, base);
-            out.println("baseline written: " + writeBaseline);
+            int waivers;
+            try {
+                waivers = Baseline.write(writeBaseline, results, base);
+            } catch (IOException e) {
+                err.println("rddp: --write-baseline " + writeBaseline + ": " + e.getMessage());
+                return Main.EXIT_BAD_INPUT;
+            }
+            out.println("baseline written: " + writeBaseline + " (" + results.size() + " scenarios, " + waivers
+                    + " failures and errors recorded as waivers: review their reasons)");
+            out.flush();
+            return Main.EXIT_OK;
         }
         out.flush();
-        return gate(results, base, out);
+        return gate.exitCode();
+    }
+
+    /** Console lines stay within this many characters; the detail is in the report. */
+    static final int LINE = 150;
+
+    /** One short console line per scenario: the verdict and what the DUT did, or why it failed. */
+    static String progress(int i, int total, Result r) {
+        String head = String.format(Locale.ROOT, "[%3d/%d] %-5s %-13s %s  ", i, total,
+                r.verdict().wireName().toUpperCase(Locale.ROOT), r.grade() == null ? "" : r.grade().wireName(),
+                r.id());
+        String what = r.observed();
+        if ((r.verdict() == Result.Verdict.FAIL || r.verdict() == Result.Verdict.ERROR) && !r.notes().isEmpty()) {
+            what = r.notes().get(0);
+        }
+        return head + shorten(what, Math.max(40, LINE - head.length()));
+    }
+
+    static String shorten(String s, int max) {
+        String one = s.replace('\n', ' ');
+        return one.length() <= max ? one : one.substring(0, max - 1) + "…";
+    }
+
+    /** The tally, the coverage, and what the gate decided, each kind of decision named as what it is. */
+    private static void summary(Report rep, PrintWriter out) {
+        Gate gate = rep.gate();
+        out.println(rep.tally().text());
+        out.println(rep.coverage().headline(rep.catalog()));
+        for (Gate.Status s : List.of(Gate.Status.WAIVED, Gate.Status.IMPROVEMENT, Gate.Status.REGRESSION,
+                Gate.Status.FAILED, Gate.Status.ERROR)) {
+            List<Gate.Line> ls = gate.lines().stream().filter(l -> l.status() == s).toList();
+            if (ls.isEmpty()) continue;
+            out.println(heading(s, ls.size()) + ":");
+            for (Gate.Line l : ls) {
+                Result r = l.result();
+                String why = l.why() != null ? l.why()
+                        : s == Gate.Status.ERROR && !r.notes().isEmpty() ? r.notes().get(0) : r.observed();
+                out.println(shorten("  " + r.id() + ": " + why, LINE));
+            }
+        }
+        int exit = gate.exitCode();
+        out.println("gate: exit " + exit + switch (exit) {
+            case 0 -> "";
+            case 1 -> " (a scenario fails the run)";
+            default -> " (the suite could not judge every scenario)";
+        });
+    }
+
+    private static String heading(Gate.Status s, int n) {
+        return switch (s) {
+            case WAIVED -> n + " waived (known failures, with the baseline's reason)";
+            case IMPROVEMENT -> n + (n == 1 ? " improvement" : " improvements") + " over the baseline";
+            case REGRESSION -> n + (n == 1 ? " regression" : " regressions") + " from the baseline";
+            case FAILED -> n + " failed";
+            default -> n + " could not be judged (error)";
+        };
+    }
+
+    /** The run's options as the report records them. */
+    private java.util.Map<String, String> options(Dut dut) {
+        java.util.Map<String, String> m = new java.util.LinkedHashMap<>();
+        m.put("profile", profile);
+        if (target != null) m.put("target", target);
+        if (control != null) m.put("control", control);
+        if (testerListen != null) m.put("tester-listen", testerListen);
+        if (testerAddress != null) m.put("tester-address", testerAddress);
+        if (dutPort != null) m.put("dut-port", dutPort.toString());
+        m.put("capabilities", String.join(",", new java.util.TreeSet<>(dut.capabilities())));
+        m.put("timeout-scale", Double.toString(timeoutScale));
+        if (only != null && !only.isEmpty()) m.put("only", String.join(",", only));
+        if (baseline != null) m.put("baseline", baseline.toString());
+        List<String> flags = new ArrayList<>();
+        if (strict) flags.add("--strict");
+        if (failNonStrict) flags.add("--fail-non-strict");
+        if (exactBaseline) flags.add("--exact-baseline");
+        if (failStale) flags.add("--fail-stale-baseline");
+        if (!flags.isEmpty()) m.put("gate", String.join(" ", flags));
+        if (retries > 0) m.put("retries", Integer.toString(retries));
+        if (onDead != null) m.put("on-dead", onDead);
+        return m;
     }
 
     /**
@@ -259,50 +375,28 @@ final class ConformCommand implements Callable<Integer> {
      * A DUT in an emulated VM answers late now and then: a scenario whose verdict left the baseline runs again, at most
      * --retries times, and the last run counts; its notes say what the first run gave, so a flaky one stays visible.
      */
-    private void rerunChanged(Runner runner, List<Scenario> scenarios, List<Result> results,
-                              Baseline base, PrintWriter out) {
+    private void rerunChanged(Runner runner, List<Scenario> scenarios, List<Result> results, Baseline base,
+                              Gate.Policy policy, PrintWriter out) {
         for (int i = 0; i < results.size(); i++) {
             Result first = results.get(i);
             Result r = first;
-            for (int t = 1; t <= retries && !base.regressions(List.of(r), exactBaseline).isEmpty(); t++) {
-                Scenario sc = scenarios.get(i);
+            for (int t = 1; t <= retries && leftBaseline(r, base, policy); t++) {
                 out.printf("retry %d/%d of %s (%s)%n", t, retries, r.id(), r.verdictText());
                 out.flush();
-                Result again = runner.run(sc);
+                Result again = runner.run(scenarios.get(i));
                 List<String> notes = new ArrayList<>(again.notes());
                 notes.add("run " + (t + 1) + ": the first run gave " + first.verdictText() + ", outside the baseline");
-                r = new Result(again.info(), again.profile(), again.verdict(), again.grade(), again.close(),
-                        again.observed(), again.findings(), notes, again.pcap(), again.millis());
+                r = again.withNotes(notes);
                 out.printf("        %-5s %-13s %s%n", r.verdict().wireName().toUpperCase(Locale.ROOT),
-                        r.grade() == null ? "" : r.grade(), r.id());
+                        r.grade() == null ? "" : r.grade().wireName(), r.id());
             }
             results.set(i, r);
         }
     }
 
-    private int gate(List<Result> results, Baseline base, PrintWriter out) {
-        long errors = results.stream().filter(r -> r.verdict() == Result.Verdict.ERROR
-                && (base == null || !base.waived(r))).count();
-        List<String> bad = new ArrayList<>();
-        if (base != null) {
-            bad.addAll(base.regressions(results, exactBaseline));
-            for (Result r : results) {
-                if (base.waived(r)) out.println("waived: " + r.id() + " (" + base.entry(r.id()).reason() + ")");
-            }
-        } else {
-            for (Result r : results) {
-                boolean soft = r.verdict() == Result.Verdict.PASS && !"strict".equals(r.grade())
-                        && !"informational".equals(r.grade());
-                if (r.verdict() == Result.Verdict.FAIL || strict && soft) bad.add(r.id() + ": " + r.observed());
-            }
-        }
-        if (!bad.isEmpty()) {
-            out.println((base != null ? "regressions" : "failures") + ":");
-            for (String b : bad) out.println("  " + b);
-        }
-        out.flush();
-        if (!bad.isEmpty()) return Main.EXIT_FINDINGS;
-        return errors > 0 ? Main.EXIT_BAD_INPUT : Main.EXIT_OK;
+    /** Whether a result fails the gate against its baseline (a regression, or any change under --exact-baseline). */
+    private static boolean leftBaseline(Result r, Baseline base, Gate.Policy policy) {
+        return Gate.decide(List.of(r), base, policy).lines().get(0).failing();
     }
 
     private Dut open(InetSocketAddress dutAddr, Timeouts t, PrintWriter err) throws IOException, DutException {

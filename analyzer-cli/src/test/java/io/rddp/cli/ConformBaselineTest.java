@@ -85,7 +85,8 @@ class ConformBaselineTest {
         withRpingServer(target -> {
             Path base = tmp.resolve("base.json");
             // the emulated RNIC passes this scenario: a baseline that pins "fail" makes each run leave it
-            Files.writeString(base, "{\"scenarios\": {\"" + SCENARIO + "\": {\"verdict\": \"fail\"}}}\n");
+            Files.writeString(base, "{\"scenarios\": {\"" + SCENARIO + "\": {\"verdict\": \"fail\", \"reason\":"
+                    + " \"pinned\"}}}\n");
             Path report = tmp.resolve("report");
             Run r = conform("--target", target, "--profile", "rping", "--only", SCENARIO, "--baseline",
                     base.toString(), "--exact-baseline", "--retries", "2", "--report", report.toString());

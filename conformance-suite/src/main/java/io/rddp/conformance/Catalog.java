@@ -78,6 +78,15 @@ public final class Catalog {
         return e != null && e.path("observable").asBoolean(false);
     }
 
+    /**
+     * The group a requirement belongs to when the suite leaves it out on purpose (e.g. "IPsec": the tester speaks
+     * plain TCP), or null when it is in scope.
+     */
+    public String outOfScope(String id) {
+        JsonNode e = requirementSpecs.get(id);
+        return e == null || !e.has("out-of-scope") ? null : e.path("out-of-scope").asText();
+    }
+
     public String reason(String id) {
         JsonNode e = requirementSpecs.get(id);
         return e == null ? "" : e.path("reason").asText("");
@@ -115,7 +124,26 @@ public final class Catalog {
             if (q == null) throw new IllegalStateException(file + ": " + id + " requires unknown " + r.asText());
             rs.add(q);
         }
-        if (rs.isEmpty()) throw new IllegalStateException(file + ": " + id + " proves no requirement");
+        Map<String, String> partly = new LinkedHashMap<>();
+        var pit = e.path("partly").fields();
+        while (pit.hasNext()) {
+            var p = pit.next();
+            Requirement q = reqs.get(p.getKey());
+            if (q == null) throw new IllegalStateException(file + ": " + id + " partly proves unknown " + p.getKey());
+            if (rs.contains(q)) {
+                throw new IllegalStateException(file + ": " + id + " lists " + q.id() + " in requires and partly");
+            }
+            if (p.getValue().asText().isBlank()) {
+                throw new IllegalStateException(file + ": " + id + ": partly " + q.id() + " must say what it leaves"
+                        + " out");
+            }
+            partly.put(q.id(), p.getValue().asText());
+        }
+        if (rs.isEmpty() && partly.isEmpty()) {
+            throw new IllegalStateException(file + ": " + id + " proves no requirement");
+        }
+        List<String> catches = new ArrayList<>();
+        e.path("catches").forEach(k -> catches.add(k.asText()));
         Set<String> needs = new HashSet<>();
         e.path("needs").forEach(n -> needs.add(n.asText()));
         Set<String> profiles = new HashSet<>();
@@ -125,7 +153,7 @@ public final class Catalog {
         for (JsonNode x : e.path("expect")) expected.add(reaction(x, id, file));
         boolean negative = e.path("negative").asBoolean(!expected.isEmpty());
         ScenarioInfo info = new ScenarioInfo(id, e.path("title").asText(id), rs, needs, profiles, expected, negative,
-                file);
+                file, partly, catches);
         if (e.has("java")) {
             try {
                 Class<?> k = Class.forName(e.path("java").asText());

@@ -36,7 +36,7 @@ public final class Runner {
     private static final Set<String> REACTION_CHECKS = Set.of("rdmap.terminate.missing", "rdmap.terminate.mismatch",
             "rdmap.terminate.header-control", "rdmap.terminate.terminated-header", "rdmap.terminate.code",
             "rdmap.terminate.segments", "rdmap.terminate.unexplained");
-    /** The Terminate's own form: a strict pass needs all of it right (RFC 5040 §4.8). */
+    /** The Terminate's own form (RFC 5040 §4.8): its errors fail an accepted Terminate, its warnings lower it. */
     private static final Set<String> TERMINATE_FORM = Set.of("rdmap.terminate.header-control",
             "rdmap.terminate.terminated-header", "rdmap.terminate.code", "rdmap.terminate.segments");
 
@@ -87,11 +87,12 @@ public final class Runner {
         ScenarioInfo info = scenario.info();
         long start = System.nanoTime();
         if (!info.profiles().contains(dut.profile())) {
-            return skip(info, "profile", "needs the " + String.join(" or ", info.profiles()) + " profile", start);
+            return skip(info, Result.Grade.PROFILE, "needs the " + String.join(" or ", info.profiles()) + " profile",
+                    start);
         }
         for (String need : info.needs()) {
             if (!dut.capabilities().contains(need)) {
-                return skip(info, "not-supported", "the DUT does not declare " + need, start);
+                return skip(info, Result.Grade.NOT_SUPPORTED, "the DUT does not declare " + need, start);
             }
         }
         Path pcap = null;
@@ -104,26 +105,25 @@ public final class Runner {
             }
         } catch (IOException e) {
             return new Result(info, dut.profile(), Result.Verdict.ERROR, null, null, "", List.of(),
-                    List.of("cannot record the exchange: " + e.getMessage()), null, millis(start));
+                    List.of("cannot record the exchange: " + e.getMessage()), null, millis(start), null);
         }
         ScenarioContext ctx = new ScenarioContext(dut, timeouts, recorder, info);
         Result r;
         try {
-            r = execute(scenario, ctx, start);
-            if (r.verdict() == Result.Verdict.ERROR && r.notes().stream().anyMatch(n -> n.startsWith(SILENT))
-                    && restart != null) {
+            Outcome o = execute(scenario, ctx);
+            if (o.silentAtStart() && restart != null) {
                 // the DUT was hung before the scenario could start: bring it back and try once more
                 String how = restartDut();
                 for (Session s : ctx.sessions()) s.close();
                 ctx = new ScenarioContext(dut, timeouts, recorder, info);
                 ctx.note("the DUT did not answer at the start; " + how + "; the scenario ran again");
-                r = execute(scenario, ctx, start);
+                o = execute(scenario, ctx);
             }
-            if (r.notes().stream().anyMatch(n -> n.startsWith("liveness check:")) && restart != null) {
+            r = o.result();
+            if (r.liveness() == Result.Liveness.DEAD && restart != null) {
                 List<String> notes = new ArrayList<>(r.notes());
                 notes.add("the DUT failed the liveness check: " + restartDut());
-                r = new Result(r.info(), r.profile(), r.verdict(), r.grade(), r.close(), r.observed(), r.findings(),
-                        notes, r.pcap(), r.millis());
+                r = r.withNotes(notes);
             }
         } finally {
             for (Session s : ctx.sessions()) s.close();
@@ -141,12 +141,12 @@ public final class Runner {
             }
         }
         if (pcap != null) annotate(pcap);
-        String rel = pcap == null ? null : "pcaps/" + pcap.getFileName();
-        return new Result(r.info(), r.profile(), r.verdict(), r.grade(), r.close(), r.observed(), r.findings(),
-                r.notes(), rel, millis(start));
+        return r.withRecording(pcap == null ? null : "pcaps/" + pcap.getFileName(), millis(start));
     }
 
-    private static final String SILENT = "the DUT was silent: ";
+    /** A run of a scenario; {@code silentAtStart}: the DUT did not answer before the scenario reached its point. */
+    private record Outcome(Result result, boolean silentAtStart) {
+    }
 
     private static io.rddp.dut.ControlChannelException controlChannel(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
@@ -172,120 +172,53 @@ public final class Runner {
         }
     }
 
-    private Result execute(Scenario scenario, ScenarioContext ctx, long start) {
+    private Outcome execute(Scenario scenario, ScenarioContext ctx) {
         ScenarioInfo info = scenario.info();
         String failure = null;
         try {
             scenario.run(ctx);
         } catch (Scenario.Skip e) {
-            return new Result(info, dut.profile(), Result.Verdict.SKIP, e.notSupported() ? "not-supported" : "profile",
-                    null, e.getMessage(), List.of(), ctx.notes(), null, 0);
+            return new Outcome(new Result(info, dut.profile(), Result.Verdict.SKIP, e.notSupported()
+                    ? Result.Grade.NOT_SUPPORTED : Result.Grade.PROFILE, null, e.getMessage(), List.of(), ctx.notes(),
+                    null, 0, null), false);
         } catch (Scenario.ScenarioFailure e) {
             failure = e.getMessage();
         } catch (Scenario.DutSilent e) {
-            if (restart != null) return error(info, ctx, SILENT + e.getMessage());
+            if (restart != null) return new Outcome(error(info, ctx, "the DUT was silent: " + e.getMessage()), true);
             failure = e.getMessage();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return error(info, ctx, "interrupted");
+            return new Outcome(error(info, ctx, "interrupted"), false);
         } catch (Exception e) {
             if (controlChannel(e) != null) {
                 // the agent died or hangs: the DUT stopped answering, not a suite error
                 String why = "the DUT's control channel failed: " + controlChannel(e).getMessage();
-                if (restart != null) return error(info, ctx, SILENT + why);
-                return error(info, ctx, why);
+                return new Outcome(error(info, ctx, why), restart != null);
             }
             // the tester could not carry out its own steps: a suite error, unless the DUT simply went away
             Session p = ctx.primary();
             if (!(e instanceof IOException) || p == null || p.conn().peerClose() == Link.PeerClose.OPEN) {
-                return error(info, ctx, "the scenario could not run: " + e);
+                return new Outcome(error(info, ctx, "the scenario could not run: " + e), false);
             }
             ctx.note("the tester's own step failed because the DUT closed first: " + e.getMessage());
         }
         Session primary = ctx.primary();
-        if (primary == null) return error(info, ctx, "the scenario opened no connection");
+        if (primary == null) return new Outcome(error(info, ctx, "the scenario opened no connection"), false);
         ScriptedConnection c = primary.conn();
         try {
             awaitReaction(info, c);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return error(info, ctx, "interrupted");
+            return new Outcome(error(info, ctx, "interrupted"), false);
         }
         c.settle();
-        List<String> notes = new ArrayList<>(ctx.notes());
-        Observed o = observe(c);
-        List<String> findings = new ArrayList<>();
-        for (Violation v : c.violations()) {
-            if (v.direction() == c.dutDirection() && v.severity() == Severity.ERROR
-                    && !REACTION_CHECKS.contains(v.id())) {
-                findings.add(v.id() + ": " + v.message() + " [" + v.rfc() + " " + v.section() + "]");
-            }
-        }
-        Result.Verdict verdict;
-        String grade = null;
-        if (failure != null) {
-            verdict = Result.Verdict.FAIL;
-            notes.add(0, failure);
-        } else if (info.expected().isEmpty()) {
-            verdict = findings.isEmpty() ? Result.Verdict.PASS : Result.Verdict.FAIL;
-            grade = verdict == Result.Verdict.PASS ? "strict" : null;
-        } else {
-            Reaction match = null;
-            for (Reaction alt : info.expected()) {
-                if (matches(alt, o)) {
-                    match = alt;
-                    break;
-                }
-            }
-            if (match == null) {
-                String level = info.level();
-                if (level.equals("SHOULD")) {
-                    verdict = Result.Verdict.PASS;
-                    grade = "non-strict";
-                    notes.add("a SHOULD missed: expected " + info.expectedText());
-                } else if (level.equals("MAY")) {
-                    verdict = Result.Verdict.PASS;
-                    grade = "informational";
-                } else {
-                    verdict = Result.Verdict.FAIL;
-                    notes.add("expected " + info.expectedText());
-                    if (o.terminate != null) {
-                        ErrorType swapped = new ErrorType(o.terminate.etype(), o.terminate.layer(), o.terminate.code());
-                        for (Reaction alt : info.expected()) {
-                            if (alt.matches(swapped)) {
-                                notes.add("the Terminate is " + alt.describe() + " with Layer and EType swapped: the"
-                                        + " control word laid out as a little-endian C bitfield (as Linux siw 6.1"
-                                        + " sends it; RFC 5040 §4.8 Figure 7 puts Layer in the high nibble)");
-                                break;
-                            }
-                        }
-                    }
-                }
-            } else {
-                verdict = Result.Verdict.PASS;
-                grade = match.grade() == Reaction.Grade.STRICT ? "strict" : "lenient";
-                if (match.grade() == Reaction.Grade.LENIENT) notes.add("accepted: " + match.reason());
-                if (match.kind() == Reaction.Kind.TERMINATE && grade.equals("strict")) {
-                    List<String> form = new ArrayList<>();
-                    for (Violation v : c.violations()) {
-                        if (v.direction() == c.dutDirection() && TERMINATE_FORM.contains(v.id())) {
-                            form.add(v.id() + ": " + v.message());
-                        }
-                    }
-                    if (!form.isEmpty()) {
-                        grade = "lenient";
-                        notes.add("the right Terminate type, but " + String.join("; ", form));
-                    } else if (c.peerClose() == Link.PeerClose.OPEN) {
-                        grade = "lenient";
-                        notes.add("the Terminate was not followed by a close within " + timeouts.reaction() + " ms");
-                    }
-                }
-                if (!findings.isEmpty() && grade.equals("strict")) {
-                    grade = "lenient";
-                    notes.add("the DUT also broke other rules (see findings)");
-                }
-            }
-        }
+        Judge.Observed o = observe(c);
+        Judge.Facts facts = facts(c, failure, o);
+        Judge.Judgement j = Judge.judge(info, facts);
+        List<String> notes = new ArrayList<>(j.notes());
+        notes.addAll(ctx.notes());
+        Result.Verdict verdict = j.verdict();
+        Result.Grade grade = j.grade();
         if (verdict != Result.Verdict.FAIL) {
             try {
                 String placed = dut.placement(primary, ctx.allowed());
@@ -295,25 +228,47 @@ public final class Runner {
                     notes.add("placement check: " + placed);
                 }
             } catch (Exception e) {
-                notes.add("placement check could not run: " + e.getMessage());
+                // the canary could not be read back: the suite cannot tell whether the DUT placed out of bounds
+                verdict = Result.Verdict.ERROR;
+                grade = null;
+                notes.add(0, "the placement check could not run: " + e.getMessage());
             }
         }
+        Result.Liveness liveness = Result.Liveness.NOT_CHECKED;
         if (info.negative()) {
             for (Session s : ctx.sessions()) s.close();
+            String dead;
             try {
-                String dead = dut.liveness(ctx.recorder(), timeouts);
-                if (dead != null) {
+                dead = dut.liveness(ctx.recorder(), timeouts);
+            } catch (Exception e) {
+                dead = e.getMessage(); // the DUT went away in the middle of the round trip
+            }
+            liveness = dead == null ? Result.Liveness.LIVE : Result.Liveness.DEAD;
+            if (dead != null) {
+                if (verdict != Result.Verdict.ERROR) {
                     verdict = Result.Verdict.FAIL;
                     grade = null;
-                    notes.add("liveness check: " + dead);
                 }
-            } catch (Exception e) {
-                verdict = Result.Verdict.FAIL;
-                grade = null;
-                notes.add("liveness check: " + e.getMessage());
+                notes.add("liveness check: " + dead);
             }
         }
-        return new Result(info, dut.profile(), verdict, grade, closeText(c), o.text, findings, notes, null, 0);
+        return new Outcome(new Result(info, dut.profile(), verdict, grade, closeText(c), o.text(), facts.findings(),
+                notes, null, 0, liveness), false);
+    }
+
+    /** The judge's errors about what the DUT sent, split into the reaction's form and everything else. */
+    private Judge.Facts facts(ScriptedConnection c, String failure, Judge.Observed o) {
+        List<String> findings = new ArrayList<>(), formErrors = new ArrayList<>(), formWarnings = new ArrayList<>();
+        for (Violation v : c.violations()) {
+            if (v.direction() != c.dutDirection()) continue;
+            if (TERMINATE_FORM.contains(v.id())) {
+                if (v.severity() == Severity.ERROR) formErrors.add(v.id() + ": " + v.message());
+                else if (v.severity() == Severity.WARNING) formWarnings.add(v.id() + ": " + v.message());
+            } else if (v.severity() == Severity.ERROR && !REACTION_CHECKS.contains(v.id())) {
+                findings.add(v.id() + ": " + v.message() + " [" + v.rfc() + " " + v.section() + "]");
+            }
+        }
+        return new Judge.Facts(failure, o, findings, formErrors, formWarnings, timeouts.reaction());
     }
 
     /** Waits for what the scenario expects: a close after a fault, or a quiet spell when the DUT should go on. */
@@ -328,7 +283,7 @@ public final class Runner {
             // going on is acceptable too: a quiet spell decides, unless a Terminate or a reject already came, whose
             // close is then waited for
             c.awaitClose(timeouts.quiet());
-            Observed o = observe(c);
+            Judge.Observed o = observe(c);
             if (o.close() == Link.PeerClose.OPEN && (o.terminate() != null || o.rejected())) {
                 c.awaitClose(timeouts.reaction());
             }
@@ -339,12 +294,7 @@ public final class Runner {
         }
     }
 
-    /** What the DUT did, reduced to what reactions are matched against. */
-    record Observed(ErrorType terminate, Terminate body, boolean rejected, boolean repliedMpa, Link.PeerClose close,
-                    String text, boolean silent) {
-    }
-
-    static Observed observe(ScriptedConnection c) {
+    static Judge.Observed observe(ScriptedConnection c) {
         Terminate term = null;
         boolean rejected = false, replied = false;
         int fpdus = 0, startFrames = 0;
@@ -383,18 +333,8 @@ public final class Runner {
         });
         // silent: nothing after the tester's start frame (the DUT's own Request comes before it when the DUT is active)
         boolean silent = fpdus == 0 && startFrames <= (c.dutActive() ? 1 : 0);
-        return new Observed(term == null ? null : ErrorType.of(term), term, rejected, replied, close, sb.toString(),
+        return new Judge.Observed(term == null ? null : ErrorType.of(term), rejected, replied, close, sb.toString(),
                 silent);
-    }
-
-    private static boolean matches(Reaction alt, Observed o) {
-        return switch (alt.kind()) {
-            case TERMINATE -> o.terminate != null && alt.matches(o.terminate);
-            case REJECT -> o.terminate == null && o.rejected;
-            case CLOSE -> o.terminate == null && !o.rejected && o.close != Link.PeerClose.OPEN;
-            case SILENT_CLOSE -> o.silent && o.close != Link.PeerClose.OPEN;
-            case CONTINUE -> o.terminate == null && !o.rejected && o.close == Link.PeerClose.OPEN;
-        };
     }
 
     private static String closeText(ScriptedConnection c) {
@@ -420,15 +360,15 @@ public final class Runner {
         }
     }
 
-    private Result skip(ScenarioInfo info, String grade, String why, long start) {
+    private Result skip(ScenarioInfo info, Result.Grade grade, String why, long start) {
         return new Result(info, dut.profile(), Result.Verdict.SKIP, grade, null, why, List.of(), List.of(), null,
-                millis(start));
+                millis(start), null);
     }
 
     private Result error(ScenarioInfo info, ScenarioContext ctx, String why) {
         List<String> notes = new ArrayList<>(ctx.notes());
         notes.add(0, why);
-        return new Result(info, dut.profile(), Result.Verdict.ERROR, null, null, "", List.of(), notes, null, 0);
+        return new Result(info, dut.profile(), Result.Verdict.ERROR, null, null, "", List.of(), notes, null, 0, null);
     }
 
     private static long millis(long start) {

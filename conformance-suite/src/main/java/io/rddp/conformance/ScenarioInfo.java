@@ -1,6 +1,7 @@
 package io.rddp.conformance;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -16,18 +17,24 @@ import java.util.Set;
  * @param expected     acceptable reactions; empty for positive scenarios judged by their own checks
  * @param negative     it injects a fault (a liveness check follows it)
  * @param source       where it is defined (file or class), for the report
+ * @param partly       requirements it proves only in part, by id, with what it leaves out
+ * @param catches      knobs of the emulated RNIC ({@code rddp peer --bug}) that must make it fail: the proof that it
+ *                     can fail
  */
 public record ScenarioInfo(String id, String title, List<Requirement> requirements, Set<String> needs,
-                           Set<String> profiles, List<Reaction> expected, boolean negative, String source) {
+                           Set<String> profiles, List<Reaction> expected, boolean negative, String source,
+                           Map<String, String> partly, List<String> catches) {
 
     public ScenarioInfo {
         requirements = List.copyOf(requirements);
         needs = Set.copyOf(needs);
         profiles = Set.copyOf(profiles);
         expected = List.copyOf(expected);
+        partly = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(partly));
+        catches = List.copyOf(catches);
     }
 
-    /** The strongest level among the requirements (MUST beats SHOULD beats MAY). */
+    /** The strongest level among the requirements, whole or in part (MUST beats SHOULD beats MAY). */
     public String level() {
         String best = "MAY";
         for (Requirement r : requirements) {

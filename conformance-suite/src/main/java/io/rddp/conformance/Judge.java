@@ -1,0 +1,137 @@
+package io.rddp.conformance;
+
+import io.rddp.live.Link;
+import io.rddp.sink.ErrorType;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Grades what the DUT did in one scenario: its reaction against the accepted ones, the form of its Terminate, the
+ * close after it, and the errors the sink model found in what it sent. Pure: every grading path is a unit test away.
+ *
+ * <ul>
+ *   <li>a check of the scenario's own failed, or the DUT broke a MUST in what it sent: fail;</li>
+ *   <li>a positive scenario otherwise: strict;</li>
+ *   <li>an accepted reaction: its grade (strict, or lenient where the RFC's words allow another answer), lowered to
+ *       non-strict when the Terminate's form misses a SHOULD (RFC 5040 §4.8 Figure 10), and to lenient when the
+ *       connection stayed open after the Terminate (RFC 5040 §6.2.1: the teardown is a MAY);</li>
+ *   <li>no accepted reaction: fail for a MUST, non-strict for a SHOULD, informational for a MAY.</li>
+ * </ul>
+ */
+final class Judge {
+
+    private Judge() {
+    }
+
+    /**
+     * The facts a grade is decided on.
+     *
+     * @param failure      what the scenario's own checks found wrong, or null
+     * @param observed     the DUT's reaction
+     * @param findings     errors (MUST) the sink model found in what the DUT sent, the reaction's own checks aside
+     * @param formErrors   MUSTs the DUT's Terminate broke in its form (a code outside the RFC tables)
+     * @param formWarnings SHOULDs the DUT's Terminate missed in its form (M/D/R, the copied header, one segment)
+     * @param reactionMs   how long a close after a Terminate was waited for
+     */
+    record Facts(String failure, Observed observed, List<String> findings, List<String> formErrors,
+                 List<String> formWarnings, long reactionMs) {
+        Facts {
+            findings = List.copyOf(findings);
+            formErrors = List.copyOf(formErrors);
+            formWarnings = List.copyOf(formWarnings);
+        }
+    }
+
+    /** What the DUT did, reduced to what reactions are matched against. */
+    record Observed(ErrorType terminate, boolean rejected, boolean repliedMpa, Link.PeerClose close, String text,
+                    boolean silent) {
+    }
+
+    /** A verdict with its grade and the notes that explain it. */
+    record Judgement(Result.Verdict verdict, Result.Grade grade, List<String> notes) {
+        Judgement {
+            notes = List.copyOf(notes);
+        }
+    }
+
+    static Judgement judge(ScenarioInfo info, Facts f) {
+        List<String> notes = new ArrayList<>();
+        if (f.failure() != null) {
+            notes.add(f.failure());
+            return new Judgement(Result.Verdict.FAIL, null, notes);
+        }
+        if (!f.findings().isEmpty()) {
+            notes.add("the DUT broke " + (f.findings().size() == 1 ? "a MUST" : f.findings().size() + " MUSTs")
+                    + " in what it sent (see findings)");
+        }
+        if (info.expected().isEmpty()) {
+            return f.findings().isEmpty() ? new Judgement(Result.Verdict.PASS, Result.Grade.STRICT, notes)
+                    : new Judgement(Result.Verdict.FAIL, null, notes);
+        }
+        Reaction match = null;
+        for (Reaction alt : info.expected()) {
+            if (matches(alt, f.observed())) {
+                match = alt;
+                break;
+            }
+        }
+        if (match == null) return unmatched(info, f, notes);
+        if (!f.findings().isEmpty()) return new Judgement(Result.Verdict.FAIL, null, notes);
+        if (match.kind() == Reaction.Kind.TERMINATE && !f.formErrors().isEmpty()) {
+            notes.add("the Terminate type is accepted, but its form breaks a MUST: " + String.join("; ",
+                    f.formErrors()));
+            return new Judgement(Result.Verdict.FAIL, null, notes);
+        }
+        Result.Grade grade = match.grade() == Reaction.Grade.STRICT ? Result.Grade.STRICT : Result.Grade.LENIENT;
+        if (grade == Result.Grade.LENIENT) notes.add("accepted: " + match.reason());
+        if (match.kind() == Reaction.Kind.TERMINATE) {
+            if (!f.formWarnings().isEmpty()) {
+                grade = Result.Grade.NON_STRICT;
+                notes.add("the right Terminate type, but a SHOULD of its form missed: " + String.join("; ",
+                        f.formWarnings()));
+            } else if (grade == Result.Grade.STRICT && f.observed().close() == Link.PeerClose.OPEN) {
+                grade = Result.Grade.LENIENT;
+                notes.add("the connection stayed open " + f.reactionMs() + " ms after the Terminate (RFC 5040"
+                        + " §6.2.1: \"it MAY immediately tear down the LLP Stream\")");
+            }
+        }
+        return new Judgement(Result.Verdict.PASS, grade, notes);
+    }
+
+    private static Judgement unmatched(ScenarioInfo info, Facts f, List<String> notes) {
+        String level = info.level();
+        if (f.findings().isEmpty() && level.equals("SHOULD")) {
+            notes.add("a SHOULD missed: expected " + info.expectedText());
+            return new Judgement(Result.Verdict.PASS, Result.Grade.NON_STRICT, notes);
+        }
+        if (f.findings().isEmpty() && level.equals("MAY")) {
+            notes.add("a MAY not taken: " + info.expectedText());
+            return new Judgement(Result.Verdict.PASS, Result.Grade.INFORMATIONAL, notes);
+        }
+        notes.add("expected " + info.expectedText());
+        ErrorType t = f.observed().terminate();
+        if (t != null) {
+            ErrorType swapped = new ErrorType(t.etype(), t.layer(), t.code());
+            for (Reaction alt : info.expected()) {
+                if (alt.matches(swapped)) {
+                    notes.add("the Terminate is " + alt.describe() + " with Layer and EType swapped: the control"
+                            + " word laid out as a little-endian C bitfield (RFC 5040 §4.8 Figure 7 puts Layer in"
+                            + " the high nibble)");
+                    break;
+                }
+            }
+        }
+        return new Judgement(Result.Verdict.FAIL, null, notes);
+    }
+
+    static boolean matches(Reaction alt, Observed o) {
+        return switch (alt.kind()) {
+            case TERMINATE -> o.terminate() != null && alt.matches(o.terminate());
+            case REJECT -> o.terminate() == null && o.rejected();
+            case CLOSE -> o.terminate() == null && !o.rejected() && o.close() != Link.PeerClose.OPEN;
+            case SILENT_CLOSE -> o.silent() && o.close() != Link.PeerClose.OPEN;
+            case CONTINUE -> o.terminate() == null && !o.rejected() && o.close() == Link.PeerClose.OPEN;
+        };
+    }
+}
