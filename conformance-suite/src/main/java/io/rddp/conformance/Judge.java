@@ -11,11 +11,13 @@ import java.util.List;
  * close after it, and the errors the sink model found in what it sent. Pure: every grading path is a unit test away.
  *
  * <ul>
- *   <li>a check of the scenario's own failed, or the DUT broke a MUST in what it sent: fail;</li>
- *   <li>a positive scenario otherwise: strict;</li>
- *   <li>an accepted reaction: its grade (strict, or lenient where the RFC's words allow another answer), lowered to
- *       non-strict when the Terminate's form misses a SHOULD (RFC 5040 §4.8 Figure 10), and to lenient when the
- *       connection stayed open after the Terminate (RFC 5040 §6.2.1: the teardown is a MAY);</li>
+ *   <li>a check of the scenario's own failed: fail;</li>
+ *   <li>a positive scenario: strict, unless the DUT broke a MUST in what it sent (its findings): fail;</li>
+ *   <li>an accepted reaction: its grade (strict, or lenient where the RFC's words allow another answer), failed when
+ *       the DUT went on sending after its Terminate (RFC 5040 §5.4) or the Terminate's form breaks a MUST, lowered
+ *       to non-strict when that form misses a SHOULD (RFC 5040 §4.8 Figure 10), and to lenient when the connection
+ *       stayed open after the Terminate (RFC 5040 §6.2.1: the teardown is a MAY) or the DUT broke another MUST in the
+ *       same exchange (its findings, shown: the scenario that proves that rule fails on it);</li>
  *   <li>no accepted reaction: fail for a MUST, non-strict for a SHOULD, informational for a MAY.</li>
  * </ul>
  */
@@ -30,14 +32,16 @@ final class Judge {
      * @param failure      what the scenario's own checks found wrong, or null
      * @param observed     the DUT's reaction
      * @param findings     errors (MUST) the sink model found in what the DUT sent, the reaction's own checks aside
+     * @param conduct      MUSTs the DUT broke in how it ended the stream: messages after its Terminate (RFC 5040 §5.4)
      * @param formErrors   MUSTs the DUT's Terminate broke in its form (a code outside the RFC tables)
      * @param formWarnings SHOULDs the DUT's Terminate missed in its form (M/D/R, the copied header, one segment)
      * @param reactionMs   how long a close after a Terminate was waited for
      */
-    record Facts(String failure, Observed observed, List<String> findings, List<String> formErrors,
-                 List<String> formWarnings, long reactionMs) {
+    record Facts(String failure, Observed observed, List<String> findings, List<String> conduct,
+                 List<String> formErrors, List<String> formWarnings, long reactionMs) {
         Facts {
             findings = List.copyOf(findings);
+            conduct = List.copyOf(conduct);
             formErrors = List.copyOf(formErrors);
             formWarnings = List.copyOf(formWarnings);
         }
@@ -61,13 +65,11 @@ final class Judge {
             notes.add(f.failure());
             return new Judgement(Result.Verdict.FAIL, null, notes);
         }
-        if (!f.findings().isEmpty()) {
+        if (info.expected().isEmpty()) {
+            if (f.findings().isEmpty()) return new Judgement(Result.Verdict.PASS, Result.Grade.STRICT, notes);
             notes.add("the DUT broke " + (f.findings().size() == 1 ? "a MUST" : f.findings().size() + " MUSTs")
                     + " in what it sent (see findings)");
-        }
-        if (info.expected().isEmpty()) {
-            return f.findings().isEmpty() ? new Judgement(Result.Verdict.PASS, Result.Grade.STRICT, notes)
-                    : new Judgement(Result.Verdict.FAIL, null, notes);
+            return new Judgement(Result.Verdict.FAIL, null, notes);
         }
         Reaction match = null;
         for (Reaction alt : info.expected()) {
@@ -77,7 +79,10 @@ final class Judge {
             }
         }
         if (match == null) return unmatched(info, f, notes);
-        if (!f.findings().isEmpty()) return new Judgement(Result.Verdict.FAIL, null, notes);
+        if (!f.conduct().isEmpty()) {
+            notes.add("the DUT went on after its reaction: " + String.join("; ", f.conduct()));
+            return new Judgement(Result.Verdict.FAIL, null, notes);
+        }
         if (match.kind() == Reaction.Kind.TERMINATE && !f.formErrors().isEmpty()) {
             notes.add("the Terminate type is accepted, but its form breaks a MUST: " + String.join("; ",
                     f.formErrors()));
@@ -96,16 +101,21 @@ final class Judge {
                         + " §6.2.1: \"it MAY immediately tear down the LLP Stream\")");
             }
         }
+        if (grade == Result.Grade.STRICT && !f.findings().isEmpty()) {
+            grade = Result.Grade.LENIENT;
+            notes.add("the reaction is right, but the DUT broke " + (f.findings().size() == 1 ? "another MUST"
+                    : f.findings().size() + " other MUSTs") + " in the exchange (see findings)");
+        }
         return new Judgement(Result.Verdict.PASS, grade, notes);
     }
 
     private static Judgement unmatched(ScenarioInfo info, Facts f, List<String> notes) {
         String level = info.level();
-        if (f.findings().isEmpty() && level.equals("SHOULD")) {
+        if (level.equals("SHOULD")) {
             notes.add("a SHOULD missed: expected " + info.expectedText());
             return new Judgement(Result.Verdict.PASS, Result.Grade.NON_STRICT, notes);
         }
-        if (f.findings().isEmpty() && level.equals("MAY")) {
+        if (level.equals("MAY")) {
             notes.add("a MAY not taken: " + info.expectedText());
             return new Judgement(Result.Verdict.PASS, Result.Grade.INFORMATIONAL, notes);
         }

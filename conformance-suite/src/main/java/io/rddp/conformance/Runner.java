@@ -40,6 +40,9 @@ public final class Runner {
     private static final Set<String> TERMINATE_FORM = Set.of("rdmap.terminate.header-control",
             "rdmap.terminate.terminated-header", "rdmap.terminate.code", "rdmap.terminate.segments");
 
+    /** How the DUT ended the stream after its Terminate: a breach fails an accepted reaction (RFC 5040 §5.4). */
+    private static final Set<String> CONDUCT = Set.of("rdmap.terminate.after", "rdmap.terminate.repeated");
+
     private final Dut dut;
     private final Timeouts timeouts;
     private final Path reportDir;
@@ -258,17 +261,20 @@ public final class Runner {
 
     /** The judge's errors about what the DUT sent, split into the reaction's form and everything else. */
     private Judge.Facts facts(ScriptedConnection c, String failure, Judge.Observed o) {
-        List<String> findings = new ArrayList<>(), formErrors = new ArrayList<>(), formWarnings = new ArrayList<>();
+        List<String> findings = new ArrayList<>(), conduct = new ArrayList<>(), formErrors = new ArrayList<>(),
+                formWarnings = new ArrayList<>();
         for (Violation v : c.violations()) {
             if (v.direction() != c.dutDirection()) continue;
             if (TERMINATE_FORM.contains(v.id())) {
                 if (v.severity() == Severity.ERROR) formErrors.add(v.id() + ": " + v.message());
                 else if (v.severity() == Severity.WARNING) formWarnings.add(v.id() + ": " + v.message());
             } else if (v.severity() == Severity.ERROR && !REACTION_CHECKS.contains(v.id())) {
-                findings.add(v.id() + ": " + v.message() + " [" + v.rfc() + " " + v.section() + "]");
+                String text = v.id() + ": " + v.message() + " [" + v.rfc() + " " + v.section() + "]";
+                findings.add(text);
+                if (CONDUCT.contains(v.id())) conduct.add(text);
             }
         }
-        return new Judge.Facts(failure, o, findings, formErrors, formWarnings, timeouts.reaction());
+        return new Judge.Facts(failure, o, findings, conduct, formErrors, formWarnings, timeouts.reaction());
     }
 
     /** Waits for what the scenario expects: a close after a fault, or a quiet spell when the DUT should go on. */

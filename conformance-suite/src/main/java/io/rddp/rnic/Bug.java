@@ -1,6 +1,7 @@
 package io.rddp.rnic;
 
 import io.rddp.sink.Check;
+import io.rddp.sink.ErrorType;
 
 import java.util.Locale;
 import java.util.Set;
@@ -12,6 +13,20 @@ import java.util.Set;
  * change what it puts on the wire.
  */
 public enum Bug {
+    // ---- generic wrong behaviours: every scenario is failed by at least one of these or a rule-specific knob ----
+    ACCEPT_ALL("Accepts everything: places and delivers whatever arrives and never Terminates or closes for a"
+            + " protocol error (every receive-side check disregarded; RFC 5041 §7.1, RFC 5040 §7.1, RFC 5044 §7.1.2)"),
+    CLOSE_SILENTLY("Closes the connection without a Terminate wherever one is owed (RFC 5040 §7.1: the Local Peer"
+            + " MUST send a Terminate Message)"),
+    TERMINATE_WRONG_TYPE("Terminates with a plausible but wrong error type: the other buffer model's or protection"
+            + " class's EType, or the next MPA error code (RFC 5040 §4.8, §7.2, RFC 5041 §7.2, RFC 5044 §8)"),
+    TERMINATE_AND_GO_ON("Sends its Terminate, then goes on carrying out and answering what arrives on the stream"
+            + " (RFC 5040 §5.4: after a Terminate the Local Peer MUST NOT send any more Messages)"),
+    TERMINATE_MULTI_SEGMENT("Answers a valid message that spans more than one DDP segment with a Terminate at its"
+            + " second segment, as a receiver whose reassembly is broken does (RFC 5041 §5.3, §5.4)"),
+    STALL_AFTER_MPA("After the MPA exchange neither carries out nor answers anything: no placement, no completion,"
+            + " no response, no Terminate, the connection left open (a hung RNIC)"),
+    // ---- rule-specific wrong behaviours, each modelled on a failure real stacks have shown ----
     SILENT_CLOSE_ON_INVALID_STAG("An invalid STag closes the connection without a Terminate (RFC 5040 §7.1: a"
             + " Terminate MUST be sent)"),
     TERMINATE_BIT_LAYOUT("Terminate control word with the Layer and EType nibbles swapped and M/D/R in reserved bits,"
@@ -70,6 +85,25 @@ public enum Bug {
     public static Bug byKnob(String knob) {
         for (Bug b : values()) if (b.knob().equals(knob)) return b;
         return null;
+    }
+
+    /**
+     * Knob terminate-wrong-type: a type a real stack could plausibly send instead, never one of the same Layer and
+     * EType (so that no "any code of this type" reaction accepts it): a tagged buffer error reported as an untagged
+     * one and the reverse, an RDMAP protection error as an operation error and the reverse, a catastrophic error as
+     * a stream error, an MPA error with the next MPA code.
+     */
+    static ErrorType wrongType(ErrorType t) {
+        return switch (t.layer()) {
+            case 1 -> t.etype() == 2 ? ErrorType.DDP_T_INVALID_STAG : ErrorType.DDP_U_NO_BUFFER;
+            case 0 -> t.etype() == 2 ? ErrorType.RDMA_INVALID_STAG : ErrorType.RDMA_CATASTROPHIC_STREAM;
+            default -> switch (t.code()) {
+                case 0x02 -> ErrorType.MPA_MARKER;
+                case 0x06 -> ErrorType.MPA_NO_MATCHING_RTR;
+                case 0x07 -> ErrorType.MPA_INSUFFICIENT_IRD;
+                default -> ErrorType.MPA_CRC;
+            };
+        };
     }
 
     /** The checks whose verdict a receive-side knob disregards. */

@@ -119,6 +119,10 @@ public final class QueuePair {
     private final Map<Long, Inbound> inbound = new HashMap<>();
     boolean firstFpduReceived;
     boolean txAllowed;
+    /** knob stall-after-mpa: the connection is established and nothing more is carried out or sent */
+    boolean stalled;
+    /** knob terminate-multi-segment: a tagged message's segment without L came, so the next is a continuation */
+    private boolean taggedInProgress;
     // transmit side (the Transmitter runs the queues)
     final Transmitter tx;
     private long lingerDeadline = -1;
@@ -396,6 +400,7 @@ public final class QueuePair {
      */
     private String earlyStartCheck(byte[] data, int n) {
         if (peerStart != null || (state != State.CONNECTING && state != State.PENDING_ACCEPT)) return null;
+        if (config.has(Bug.ACCEPT_ALL)) return null;
         int take = Math.min(n, MpaStartFrame.HEADER_LENGTH - startHeaderLength);
         if (take <= 0) return null;
         System.arraycopy(data, 0, startHeader, startHeaderLength, take);
@@ -445,6 +450,7 @@ public final class QueuePair {
         // RFC 5044 §7.1.2 rule 4: the Responder sends no FPDU before it received one; the Initiator of a
         // peer-to-peer connection starts with its RTR (RFC 6581 §9.2)
         txAllowed = initiator || config.has(Bug.EARLY_FPDU);
+        stalled = config.has(Bug.STALL_AFTER_MPA);
         tx.established(p, decoder.offset(out));
         rnic.event(new AsyncEvent(AsyncEvent.Type.ESTABLISHED, qpn, null, "MPA rev " + p.revision() + ", CRC "
                 + (p.crc() ? "on" : "off") + ", Markers " + (p.markersTx() ? "sent" : "not sent") + "/"
@@ -549,7 +555,8 @@ public final class QueuePair {
                     // §6), the frame's place in the exchange. Not Rev (MpaSetup decides what it can interoperate
                     // with), Res bits ("not checked on reception", §7.1.1), RTR flags with A = 0 ("MUST be ignored",
                     // RFC 6581 §9.2) or IRD/ORD values (§9.1 says what to do with them)
-                    boolean malformed = pduViolations.stream().anyMatch(v -> v.severity() == Severity.ERROR
+                    boolean malformed = !config.has(Bug.ACCEPT_ALL) && pduViolations.stream()
+                            .anyMatch(v -> v.severity() == Severity.ERROR
                             && (v.check() == Check.MPA_KEY && !config.has(Bug.MPA_LAX_KEY)
                             || v.check() == Check.MPA_PD_LENGTH
                             || v.check() == Check.MPA_SEQUENCE
@@ -560,6 +567,7 @@ public final class QueuePair {
                 return;
             }
             if (pdu.direction() != in) return; // this side's FPDUs reach the model from the Transmitter
+            if (stalled) return;
             if (state != State.RTS && state != State.CLOSING && !(state == State.CONNECTING && !initiator)) {
                 return; // RFC 5041 §7.1: after an error, incoming segments are silently dropped
             }
@@ -568,12 +576,14 @@ public final class QueuePair {
             } else {
                 model.onFpdu(0, in, pdu.fpdu(), pdu.ddp(), pdu.rdmap());
             }
-            if (!react(pdu.ddp()) && pdu.ddp() != null && pdu.rdmap() != null) carryOut(pdu.ddp(), pdu.rdmap());
+            if (!react(pdu.ddp()) && !refuseContinuation(pdu.ddp()) && pdu.ddp() != null && pdu.rdmap() != null) {
+                carryOut(pdu.ddp(), pdu.rdmap());
+            }
         }
 
         @Override
         public void onFramingError(TcpConnection c, Direction d, long f, String detail) {
-            if (d != in || state != State.RTS) return;
+            if (d != in || state != State.RTS || stalled) return;
             pduViolations.clear();
             pduOwed.clear();
             model.onFramingError(0, d, f, detail);
@@ -613,6 +623,7 @@ public final class QueuePair {
      */
     private boolean react(DdpSegment seg) {
         if (pduOwed.isEmpty() && pduViolations.isEmpty()) return false; // the common case: nothing to react to
+        if (config.has(Bug.ACCEPT_ALL)) return false;
         Set<Check> ignored = ignoredChecks();
         OwedTerminate owed = null;
         for (OwedTerminate o : pduOwed) {
@@ -693,6 +704,26 @@ public final class QueuePair {
             if (i++ == index) return rr.length();
         }
         return ReceiveBuffers.NONE;
+    }
+
+    /**
+     * Knob terminate-multi-segment: a valid segment that continues a message (an untagged one at MO > 0, a tagged one
+     * after a segment without L) is refused with the Terminate a broken reassembly would send. True when it was.
+     */
+    private boolean refuseContinuation(DdpSegment seg) {
+        if (!config.has(Bug.TERMINATE_MULTI_SEGMENT) || seg == null || state != State.RTS) return false;
+        DdpHeader h = seg.header();
+        boolean continuation;
+        if (h instanceof TaggedHeader) {
+            continuation = taggedInProgress;
+            taggedInProgress = !h.last();
+        } else {
+            continuation = ((UntaggedHeader) h).mo() > 0;
+        }
+        if (!continuation) return false;
+        terminate(h instanceof TaggedHeader ? ErrorType.DDP_T_BASE_BOUNDS : ErrorType.DDP_U_INVALID_MO, h,
+                seg.length(), null, "a continuation segment refused (knob terminate-multi-segment)");
+        return true;
     }
 
     /** A PDU the model found in order: carried out. */
@@ -826,6 +857,11 @@ public final class QueuePair {
     /** Sends a Terminate for the peer's error, then closes (RFC 5040 §5.4, §7.1). */
     private void terminate(ErrorType type, DdpHeader header, int segmentLength, ReadRequest readRequest,
                            String why) {
+        if (config.has(Bug.CLOSE_SILENTLY)) {
+            silentClose(why + " (knob close-silently)");
+            return;
+        }
+        if (config.has(Bug.TERMINATE_WRONG_TYPE)) type = Bug.wrongType(type);
         boolean noHeaders = type.layer() == Terminate.LAYER_LLP || type.isCatastrophic() || header == null;
         ReadRequest rr = type.layer() == Terminate.LAYER_RDMA ? readRequest : null;
         Terminate t = noHeaders ? Terminate.of(type.layer(), type.etype(), type.code())
@@ -835,6 +871,11 @@ public final class QueuePair {
                 : type.etype() == 2 && type.layer() != Terminate.LAYER_LLP ? AsyncEvent.Type.QP_REQ_ERR
                 : AsyncEvent.Type.QP_FATAL;
         rnic.event(new AsyncEvent(kind, qpn, type, why));
+        if (config.has(Bug.TERMINATE_AND_GO_ON)) {
+            tx.terminate(t); // and the stream stays in RTS: what arrives next is carried out and answered
+            lock.notifyAll();
+            return;
+        }
         failure = why;
         state = State.TERMINATE;
         tx.terminate(t);
@@ -854,6 +895,7 @@ public final class QueuePair {
     /** The Transmitter wrote the Terminate: the stream is over. */
     void terminateSent() {
         synchronized (lock) {
+            if (config.has(Bug.TERMINATE_AND_GO_ON) && state == State.RTS) return;
             if (state == State.TERMINATE) state = State.ERROR;
             link.finish();
             linger();

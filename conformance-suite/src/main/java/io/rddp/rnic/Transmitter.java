@@ -403,7 +403,7 @@ final class Transmitter {
                 terminate = null;
                 return terminateChunk(t);
             }
-            if (qp.state == QueuePair.State.RTS && encoder != null) {
+            if (qp.state == QueuePair.State.RTS && encoder != null && !qp.stalled) {
                 Chunk c = fill(qp.txAllowed);
                 if (c != null) return c;
             }

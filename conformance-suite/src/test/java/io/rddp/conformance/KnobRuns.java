@@ -1,0 +1,82 @@
+package io.rddp.conformance;
+
+import io.rddp.dut.ControlClient;
+import io.rddp.dut.ControlServer;
+import io.rddp.rnic.Bug;
+import io.rddp.rnic.ConnectionSettings;
+import io.rddp.rnic.Rnic;
+import io.rddp.rnic.RnicConfig;
+import io.rddp.rnic.RnicControl;
+import io.rddp.rnic.RnicListener;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * The agent profile against emulated RNICs that each have one bug knob, many at once: every knob's run is cut into
+ * shards, each against an RNIC of its own (its own listener and control channel), so that a knob that makes every
+ * scenario wait for a reaction costs no more than the others. Results come back in catalogue order per knob.
+ */
+final class KnobRuns {
+
+    private KnobRuns() {
+    }
+
+    /** One emulated RNIC with {@code config}, driven through its control channel, running {@code scenarios}. */
+    static List<Result> agent(RnicConfig config, List<Scenario> scenarios, Timeouts t) throws Exception {
+        try (Rnic rnic = new Rnic(config, null)) {
+            RnicListener l = rnic.listen(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), false,
+                    ConnectionSettings.defaults(rnic));
+            try (ControlServer cs = new ControlServer(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+                    () -> new RnicControl(rnic, "test"));
+                 AgentDut dut = new AgentDut(ControlClient.connect(cs.address(), 2000),
+                         new InetSocketAddress(InetAddress.getLoopbackAddress(), l.port()), l.port())) {
+                return new Runner(dut, t, null, r -> { }).run(scenarios);
+            }
+        }
+    }
+
+    /**
+     * Runs {@code scenarios} once per knob of {@code knobs} (null: no knob), {@code threads} shards at a time.
+     *
+     * @param shard scenarios per shard
+     */
+    static Map<Bug, List<Result>> run(Collection<Bug> knobs, List<Scenario> scenarios, Timeouts t, int threads,
+                                      int shard) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
+            Thread th = new Thread(r, "knob-run");
+            th.setDaemon(true);
+            return th;
+        });
+        try {
+            Map<Bug, List<Future<List<Result>>>> futures = new LinkedHashMap<>();
+            for (Bug b : knobs) {
+                RnicConfig c = RnicConfig.defaults().withBugs(b == null ? Set.of() : Set.of(b));
+                List<Future<List<Result>>> parts = new ArrayList<>();
+                for (int i = 0; i < scenarios.size(); i += shard) {
+                    List<Scenario> part = scenarios.subList(i, Math.min(scenarios.size(), i + shard));
+                    parts.add(pool.submit(() -> agent(c, part, t)));
+                }
+                futures.put(b, parts);
+            }
+            Map<Bug, List<Result>> out = new LinkedHashMap<>();
+            for (Map.Entry<Bug, List<Future<List<Result>>>> e : futures.entrySet()) {
+                List<Result> all = new ArrayList<>();
+                for (Future<List<Result>> f : e.getValue()) all.addAll(f.get());
+                out.put(e.getKey(), all);
+            }
+            return out;
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+}
