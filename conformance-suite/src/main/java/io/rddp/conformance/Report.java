@@ -143,6 +143,7 @@ public final class Report {
             if (r.pcap() != null) o.put("pcap", r.pcap());
             else o.putNull("pcap");
             o.put("millis", r.millis());
+            if (r.truncated()) o.put("truncated", true);
         }
         return om.writeValueAsString(root);
     }

@@ -16,9 +16,16 @@ import java.util.List;
  * @param notes     other remarks (liveness, placement, downgrades)
  * @param pcap      the recorded exchange, relative to the report folder, or null
  * @param millis    how long it ran
+ * @param truncated the DUT sent more than the record cap: the recording and what the tester kept end there
  */
 public record Result(ScenarioInfo info, String profile, Verdict verdict, String grade, String close,
-                     String observed, List<String> findings, List<String> notes, String pcap, long millis) {
+                     String observed, List<String> findings, List<String> notes, String pcap, long millis,
+                     boolean truncated) {
+
+    public Result(ScenarioInfo info, String profile, Verdict verdict, String grade, String close, String observed,
+                  List<String> findings, List<String> notes, String pcap, long millis) {
+        this(info, profile, verdict, grade, close, observed, findings, notes, pcap, millis, false);
+    }
 
     public enum Verdict {
         PASS, FAIL, SKIP, ERROR;

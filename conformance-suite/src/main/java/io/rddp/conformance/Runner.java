@@ -45,6 +45,7 @@ public final class Runner {
     private final Path reportDir;
     private final Consumer<Result> progress;
     private Restart restart;
+    private RecordingCap recordCap = RecordingCap.defaults();
 
     /**
      * Brings a hung DUT back (e.g. restarts its daemon or reboots its host): returns what it did, in a few words for
@@ -62,6 +63,15 @@ public final class Runner {
      */
     public Runner onDead(Restart r) {
         this.restart = r;
+        return this;
+    }
+
+    /**
+     * DUT octets each scenario records and keeps at most, over its connections (default
+     * {@link RecordingCap#DEFAULT_OCTETS}): past it the DUT is still read and judged, but nothing more is kept.
+     */
+    public Runner recordCap(long octets) {
+        this.recordCap = new RecordingCap(octets);
         return this;
     }
 
@@ -100,7 +110,9 @@ public final class Runner {
             if (reportDir != null) {
                 Files.createDirectories(reportDir.resolve("pcaps"));
                 pcap = reportDir.resolve("pcaps").resolve(info.id() + ".pcapng");
-                recorder = Recorder.create(pcap);
+                recorder = Recorder.create(pcap, recordCap.octets());
+            } else {
+                recorder = Recorder.counting(recordCap.octets()); // no file, but the cap still spans the scenario
             }
         } catch (IOException e) {
             return new Result(info, dut.profile(), Result.Verdict.ERROR, null, null, "", List.of(),
@@ -142,8 +154,11 @@ public final class Runner {
         }
         if (pcap != null) annotate(pcap);
         String rel = pcap == null ? null : "pcaps/" + pcap.getFileName();
-        return new Result(r.info(), r.profile(), r.verdict(), r.grade(), r.close(), r.observed(), r.findings(),
+        Result done = new Result(r.info(), r.profile(), r.verdict(), r.grade(), r.close(), r.observed(), r.findings(),
                 r.notes(), rel, millis(start));
+        // bounded recording: a DUT that sent more than the cap is stated, and fails where that broke a rule (Flood)
+        Flood flood = Flood.of(ctx.sessions(), recorder);
+        return flood == null ? done : flood.apply(done);
     }
 
     private static final String SILENT = "the DUT was silent: ";
