@@ -138,6 +138,11 @@ final class ConformCommand implements Callable<Integer> {
             + " ${DEFAULT-VALUE}).")
     int retries = 0;
 
+    @Option(names = "--record-cap", paramLabel = "MIB", description = "DUT octets each scenario records and keeps at"
+            + " most, in MiB (default ${DEFAULT-VALUE}): past it the DUT is still read and judged, the recording is"
+            + " marked truncated, and the scenario fails where the flood broke an RFC rule.")
+    int recordCapMib = 16;
+
     @Option(names = "--restart-ms", paramLabel = "MS", description = "rping profile: how long rping -s needs to listen"
             + " again after a connection (default ${DEFAULT-VALUE}; a restart loop in a VM needs about 1500).")
     int restartMs = 0;
@@ -169,6 +174,10 @@ final class ConformCommand implements Callable<Integer> {
         }
         if (scenarios.isEmpty()) {
             err.println("rddp: --only " + only + " selects no scenario; see 'rddp conform --list'");
+            return Main.EXIT_BAD_INPUT;
+        }
+        if (recordCapMib < 1) {
+            err.println("rddp: --record-cap must be at least 1 (MiB), got " + recordCapMib);
             return Main.EXIT_BAD_INPUT;
         }
         if (target == null && !profile.equals("rping-client")) {
@@ -227,6 +236,7 @@ final class ConformCommand implements Callable<Integer> {
                 out.println(progress(n[0], scenarios.size(), r));
                 out.flush();
             });
+            runner.recordCap(recordCapMib * (1L << 20));
             if (onDead != null) runner.onDead(() -> restart(onDead, out));
             results = new ArrayList<>(runner.run(scenarios));
             if (base != null && retries > 0) rerunChanged(runner, scenarios, results, base, policy, out);
@@ -337,6 +347,7 @@ final class ConformCommand implements Callable<Integer> {
         if (failStale) flags.add("--fail-stale-baseline");
         if (!flags.isEmpty()) m.put("gate", String.join(" ", flags));
         if (retries > 0) m.put("retries", Integer.toString(retries));
+        m.put("record-cap", recordCapMib + " MiB");
         if (onDead != null) m.put("on-dead", onDead);
         return m;
     }

@@ -37,7 +37,9 @@ public final class Annotator {
             try {
                 while (reader.next(f)) {
                     List<String> c = comments.get(f.number);
-                    w.writeFrame(f, c == null ? f.comment : String.join("\n", c));
+                    // a comment the frame already has (e.g. a recorder's truncation mark) stays first
+                    w.writeFrame(f, c == null ? f.comment
+                            : (f.comment == null ? "" : f.comment + "\n") + String.join("\n", c));
                 }
             } catch (CaptureException e) {
                 // keep the frames before the damage

@@ -265,6 +265,15 @@ public final class TcpSessionWriter {
         emit(d, nextSequence(d), ackFor(d), TcpHeader.RST | TcpHeader.ACK, empty());
     }
 
+    /**
+     * Advances {@code d}'s stream by {@code n} octets without writing them: the capture shows a gap there (e.g. a
+     * recording past its size cap), and what follows keeps its true sequence numbers.
+     */
+    public void skip(Direction d, long n) {
+        if (n < 0) throw new IllegalArgumentException("skip " + n);
+        next[d.ordinal()] += n;
+    }
+
     /** Sequence number of stream offset {@code offset} in direction {@code d}. */
     public long sequenceAt(Direction d, long offset) {
         return (isn[d.ordinal()] + 1 + offset) & 0xffffffffL;

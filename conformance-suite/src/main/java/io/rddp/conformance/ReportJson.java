@@ -107,6 +107,7 @@ final class ReportJson {
         if (r.pcap() != null) o.put("pcap", r.pcap());
         else o.putNull("pcap");
         o.put("millis", r.millis());
+        if (r.truncated()) o.put("truncated", true);
     }
 
     private static double round(double percent) {

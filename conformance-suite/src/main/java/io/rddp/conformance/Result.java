@@ -17,10 +17,16 @@ import java.util.Locale;
  * @param pcap      the recorded exchange, relative to the report folder, or null
  * @param millis    how long it ran
  * @param liveness  what the liveness check after a negative scenario found
+ * @param truncated the DUT sent more than the record cap: the recording and what the tester kept end there
  */
 public record Result(ScenarioInfo info, String profile, Verdict verdict, Grade grade, String close,
                      String observed, List<String> findings, List<String> notes, String pcap, long millis,
-                     Liveness liveness) {
+                     Liveness liveness, boolean truncated) {
+
+    public Result(ScenarioInfo info, String profile, Verdict verdict, Grade grade, String close, String observed,
+                  List<String> findings, List<String> notes, String pcap, long millis, Liveness liveness) {
+        this(info, profile, verdict, grade, close, observed, findings, notes, pcap, millis, liveness, false);
+    }
 
     public enum Verdict {
         PASS, FAIL, SKIP, ERROR;
@@ -105,10 +111,12 @@ public record Result(ScenarioInfo info, String profile, Verdict verdict, Grade g
     }
 
     public Result withNotes(List<String> more) {
-        return new Result(info, profile, verdict, grade, close, observed, findings, more, pcap, millis, liveness);
+        return new Result(info, profile, verdict, grade, close, observed, findings, more, pcap, millis, liveness,
+                truncated);
     }
 
     public Result withRecording(String pcapPath, long ms) {
-        return new Result(info, profile, verdict, grade, close, observed, findings, notes, pcapPath, ms, liveness);
+        return new Result(info, profile, verdict, grade, close, observed, findings, notes, pcapPath, ms, liveness,
+                truncated);
     }
 }

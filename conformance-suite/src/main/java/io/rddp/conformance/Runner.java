@@ -48,6 +48,7 @@ public final class Runner {
     private final Path reportDir;
     private final Consumer<Result> progress;
     private Restart restart;
+    private RecordingCap recordCap = RecordingCap.defaults();
 
     /**
      * Brings a hung DUT back (e.g. restarts its daemon or reboots its host): returns what it did, in a few words for
@@ -65,6 +66,15 @@ public final class Runner {
      */
     public Runner onDead(Restart r) {
         this.restart = r;
+        return this;
+    }
+
+    /**
+     * DUT octets each scenario records and keeps at most, over its connections (default
+     * {@link RecordingCap#DEFAULT_OCTETS}): past it the DUT is still read and judged, but nothing more is kept.
+     */
+    public Runner recordCap(long octets) {
+        this.recordCap = new RecordingCap(octets);
         return this;
     }
 
@@ -104,7 +114,9 @@ public final class Runner {
             if (reportDir != null) {
                 Files.createDirectories(reportDir.resolve("pcaps"));
                 pcap = reportDir.resolve("pcaps").resolve(info.id() + ".pcapng");
-                recorder = Recorder.create(pcap);
+                recorder = Recorder.create(pcap, recordCap.octets());
+            } else {
+                recorder = Recorder.counting(recordCap.octets()); // no file, but the cap still spans the scenario
             }
         } catch (IOException e) {
             return new Result(info, dut.profile(), Result.Verdict.ERROR, null, null, "", List.of(),
@@ -144,7 +156,10 @@ public final class Runner {
             }
         }
         if (pcap != null) annotate(pcap);
-        return r.withRecording(pcap == null ? null : "pcaps/" + pcap.getFileName(), millis(start));
+        Result done = r.withRecording(pcap == null ? null : "pcaps/" + pcap.getFileName(), millis(start));
+        // bounded recording: a DUT that sent more than the cap is stated, and fails where that broke a rule (Flood)
+        Flood flood = Flood.of(ctx.sessions(), recorder);
+        return flood == null ? done : flood.apply(done);
     }
 
     /** A run of a scenario; {@code silentAtStart}: the DUT did not answer before the scenario reached its point. */

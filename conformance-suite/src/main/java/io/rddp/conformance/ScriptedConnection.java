@@ -8,6 +8,7 @@ import io.rddp.live.Link;
 import io.rddp.live.Recorder;
 import io.rddp.mpa.FpduEncoder;
 import io.rddp.mpa.MpaStartFrame;
+import io.rddp.rdmap.Opcode;
 import io.rddp.rdmap.RdmapEncoder;
 import io.rddp.rdmap.RdmapPdu;
 import io.rddp.sink.OwedTerminate;
@@ -39,13 +40,23 @@ import java.util.function.Predicate;
  * directions go through the analyzer's decoder and a judging sink model in the order they are on the wire, exactly
  * as a capture would: the DUT is judged by the same rules as a capture. Everything the DUT sends is kept until FIN
  * or RST (bytes before a reset are never lost), bounded.
+ *
+ * <p>Bounded: a DUT that floods cannot exhaust the tester. Once the DUT sent more than the record cap (the scenario's
+ * recorder's, over all its connections; without a capped recorder {@link RecordingCap#DEFAULT_OCTETS} on this
+ * connection) the connection is {@link #truncated()}: it keeps reading, decoding, judging and counting (so the DUT is
+ * never blocked and its Terminate and close are still seen) but keeps no more PDUs — its start frames and first
+ * Terminate aside — and the tester posts no receive for the DUT's Sends begun past the cap, which the judge then
+ * finds without a buffer (RFC 5041 §7.1). Violations are kept up to {@link #MAX_VIOLATIONS}, then only counted. A
+ * write the DUT does not read within {@link #WRITE_TIMEOUT_MS} resets the connection: no call blocks for ever.
  */
 public final class ScriptedConnection implements Closeable {
 
-    /** PDUs of the DUT kept for the report, at most. */
+    /** PDUs of the DUT kept for the report, at most (start frames and the first Terminate are always kept). */
     static final int MAX_PDUS = 4096;
-    /** Payload octets of the DUT kept, at most, over all its PDUs. */
-    static final long MAX_PAYLOAD = 16L << 20;
+    /** Violations kept, at most; the rest are counted per check. */
+    static final int MAX_VIOLATIONS = 1000;
+    /** How long one write may wait on a DUT that reads nothing before the connection is reset. */
+    static final int WRITE_TIMEOUT_MS = 60_000;
 
     private final Link link;
     private final Direction out, in;
@@ -56,14 +67,24 @@ public final class ScriptedConnection implements Closeable {
     private final Object lock = new Object();
     private final Thread reader;
     private final long startNanos = System.nanoTime();
+    /** the scenario's recorder (its cap spans the scenario's connections), or null */
+    private final Recorder recorder;
+    private final long cap;
 
     // ---- guarded by lock ----
     private long frame;
     private final List<DutPdu> dutPdus = new ArrayList<>();
     private final List<Violation> violations = new ArrayList<>();
     private final List<OwedTerminate> owedByDut = new ArrayList<>();
-    private long payloadKept;
     private long dutBytes;
+    private boolean truncated;
+    private long truncatedAtMs = -1, firstDutNanos = -1, lastDutNanos = -1;
+    private long startFrames, fpdus, undecodable, pdusNotKept, sendsPastCap;
+    private final long[] byOpcode = new long[16];
+    private boolean terminateKept;
+    private long violationCount;
+    /** per check id, in the order first seen: the first violation and how many there were */
+    private final java.util.Map<String, Tally> tallies = new java.util.LinkedHashMap<>();
     private MpaStartFrame ourStart, peerStart;
     private FpduEncoder encoder;
     private boolean crc, markersTx;
@@ -92,8 +113,40 @@ public final class ScriptedConnection implements Closeable {
                          Boolean crcOk, String problem, byte[] payload) {
     }
 
-    private ScriptedConnection(Link link) {
-        this.link = link;
+    /**
+     * One check the judge found broken: its first violation and how often.
+     *
+     * @param first the first violation of the check
+     * @param count all of them, kept or not
+     */
+    public record Tally(Violation first, long count) {
+    }
+
+    /**
+     * What the DUT sent on this connection, counted whether it was kept or not: facts a report can state about a
+     * flood.
+     *
+     * @param octets       DUT octets read
+     * @param spanMs       milliseconds from its first octet to its last (0: none or one read)
+     * @param startFrames  MPA start frames
+     * @param fpdus        FPDUs, decodable or not
+     * @param undecodable  FPDUs without a decodable DDP segment
+     * @param byOpcode     FPDUs per RDMAP opcode, by the opcode's short name, in opcode order
+     * @param notKept      PDUs decoded but not kept (past the cap or {@link #MAX_PDUS})
+     * @param sendsPastCap untagged messages of queue 0 (Sends) the DUT began past the cap, for which the tester had
+     *                     no receive posted
+     * @param truncatedAtMs when the cap was passed, from the connection's start, or -1
+     */
+    public record DutTraffic(long octets, long spanMs, long startFrames, long fpdus, long undecodable,
+                             java.util.Map<String, Long> byOpcode, long notKept, long sendsPastCap,
+                             long truncatedAtMs) {
+    }
+
+    private ScriptedConnection(Link link, Recorder recorder) {
+        this.link = link.writeTimeout(WRITE_TIMEOUT_MS);
+        this.recorder = recorder;
+        this.cap = recorder != null && recorder.cap() != Recorder.UNCAPPED ? recorder.cap()
+                : RecordingCap.DEFAULT_OCTETS;
         this.out = link.outbound();
         this.in = link.inbound();
         this.dutSide = Side.senderOf(in);
@@ -112,14 +165,14 @@ public final class ScriptedConnection implements Closeable {
     /** Connects to a passive DUT. */
     public static ScriptedConnection connect(InetSocketAddress dut, int timeoutMs, Recorder recorder)
             throws IOException {
-        return new ScriptedConnection(Link.connect(dut, timeoutMs, recorder));
+        return new ScriptedConnection(Link.connect(dut, timeoutMs, recorder), recorder);
     }
 
     /** Accepts an active DUT's connection on {@code server}. */
     public static ScriptedConnection accept(ServerSocket server, int timeoutMs, Recorder recorder) throws IOException {
         server.setSoTimeout(timeoutMs);
         Socket s = server.accept();
-        return new ScriptedConnection(new Link(s, false, recorder));
+        return new ScriptedConnection(new Link(s, false, recorder), recorder);
     }
 
     // ------------------------------------------------------------------ what the tester knows
@@ -169,7 +222,13 @@ public final class ScriptedConnection implements Closeable {
     }
 
     private long dutBuffer(int stream, Side receiver, long qn, long m) {
-        if (receiver != dutSide || qn != 0 || postedReceives < 0) return ReceiveBuffers.UNKNOWN;
+        // past the cap the tester keeps nothing: it has no receive for a Send begun there (asked once per message)
+        if (receiver != dutSide) {
+            if (!truncated || qn != 0) return ReceiveBuffers.UNKNOWN;
+            sendsPastCap++;
+            return ReceiveBuffers.NONE;
+        }
+        if (qn != 0 || postedReceives < 0) return ReceiveBuffers.UNKNOWN;
         return m >= 1 && m <= postedReceives ? receiveLength : ReceiveBuffers.NONE;
     }
 
@@ -370,10 +429,8 @@ public final class ScriptedConnection implements Closeable {
         return await(c -> c.fpdusLocked() >= n || c.close != Link.PeerClose.OPEN, timeoutMs);
     }
 
-    private int fpdusLocked() {
-        int n = 0;
-        for (DutPdu p : dutPdus) if (p.start == null) n++;
-        return n;
+    private long fpdusLocked() {
+        return fpdus;
     }
 
     /** Waits for the DUT to close (FIN or RST). */
@@ -387,10 +444,50 @@ public final class ScriptedConnection implements Closeable {
         }
     }
 
-    /** Everything the judge found so far, both directions. */
+    /** What the judge found so far, both directions: the first {@link #MAX_VIOLATIONS}. */
     public List<Violation> violations() {
         synchronized (lock) {
             return new ArrayList<>(violations);
+        }
+    }
+
+    /** Every check the judge found broken so far, both directions, with its first violation and count. */
+    public List<Tally> tallies() {
+        synchronized (lock) {
+            return new ArrayList<>(tallies.values());
+        }
+    }
+
+    /** Violations found in all, kept or not. */
+    public long violationCount() {
+        synchronized (lock) {
+            return violationCount;
+        }
+    }
+
+    /**
+     * Whether the DUT sent more than the record cap (on this connection, or the scenario's other ones through their
+     * shared recorder): what came after it was read and judged but not kept.
+     */
+    public boolean truncated() {
+        synchronized (lock) {
+            return truncated || recorder != null && recorder.truncated();
+        }
+    }
+
+    /** The DUT octets this connection records and keeps at most (with a capped recorder: over the scenario). */
+    public long cap() {
+        return cap;
+    }
+
+    /** What the DUT sent, counted. */
+    public DutTraffic dutTraffic() {
+        synchronized (lock) {
+            java.util.Map<String, Long> ops = new java.util.LinkedHashMap<>();
+            for (Opcode o : Opcode.values()) if (byOpcode[o.code()] > 0) ops.put(o.shortName(), byOpcode[o.code()]);
+            long span = firstDutNanos < 0 ? 0 : (lastDutNanos - firstDutNanos) / 1_000_000L;
+            return new DutTraffic(dutBytes, span, startFrames, fpdus, undecodable, ops, pdusNotKept, sendsPastCap,
+                    truncatedAtMs);
         }
     }
 
@@ -484,6 +581,12 @@ public final class ScriptedConnection implements Closeable {
                 synchronized (lock) {
                     if (n > 0) {
                         dutBytes += n;
+                        lastDutNanos = System.nanoTime();
+                        if (firstDutNanos < 0) firstDutNanos = lastDutNanos;
+                        if (!truncated && (dutBytes > cap || recorder != null && recorder.truncated())) {
+                            truncated = true;
+                            truncatedAtMs = elapsedMs();
+                        }
                         dataBeforeClose = true;
                         decoder.data(in, ByteBuffer.wrap(buf, 0, n), ++frame, now());
                         lock.notifyAll();
@@ -515,7 +618,10 @@ public final class ScriptedConnection implements Closeable {
                 judge.onStartFrame(0, pdu.direction(), pdu.startFrame(), pdu.frame());
                 if (pdu.direction() == in) {
                     peerStart = pdu.startFrame();
-                    keep(new DutPdu(pdu.frame(), elapsedMs(), pdu.startFrame(), null, null, null, null, null));
+                    startFrames++;
+                    // always kept: the judgement needs them (a decoder reads at most one per direction)
+                    dutPdus.add(new DutPdu(pdu.frame(), elapsedMs(), pdu.startFrame(), null, null, null, null, null));
+                    lock.notifyAll();
                 }
                 return;
             }
@@ -526,17 +632,29 @@ public final class ScriptedConnection implements Closeable {
                 judge.onFpdu(0, pdu.direction(), pdu.fpdu(), pdu.ddp(), pdu.rdmap());
             }
             if (pdu.direction() == in) {
+                fpdus++;
+                if (pdu.ddp() == null) undecodable++;
+                Opcode op = pdu.rdmap() == null ? null : pdu.rdmap().opcode(); // null: a reserved opcode
+                if (op != null) byOpcode[op.code()]++;
+                // the first Terminate is kept whatever came before it: the reaction is judged on it
+                boolean firstTerminate = !terminateKept && op == Opcode.TERMINATE;
+                if (!firstTerminate && (truncated || dutPdus.size() >= MAX_PDUS)) {
+                    pdusNotKept++;
+                    lock.notifyAll();
+                    return;
+                }
+                terminateKept |= firstTerminate;
                 byte[] payload = null;
                 DdpSegment seg = pdu.ddp();
                 if (seg != null) {
-                    int n = (int) Math.min(seg.payloadLength(), Math.max(0, MAX_PAYLOAD - payloadKept));
-                    payload = new byte[n];
+                    // within the cap: what is kept is at most what the DUT sent before passing it
+                    payload = new byte[seg.payloadLength()];
                     seg.payload().duplicate().get(payload);
-                    payloadKept += n;
                     seg = new DdpSegment(seg.header(), ByteBuffer.wrap(payload));
                 }
-                keep(new DutPdu(pdu.frame(), elapsedMs(), null, seg, pdu.rdmap(), pdu.fpdu().crcOk(), pdu.problem(),
-                        payload));
+                dutPdus.add(new DutPdu(pdu.frame(), elapsedMs(), null, seg, pdu.rdmap(), pdu.fpdu().crcOk(),
+                        pdu.problem(), payload));
+                lock.notifyAll();
             }
         }
 
@@ -549,22 +667,20 @@ public final class ScriptedConnection implements Closeable {
         public void onClose(TcpConnection c, Direction d, boolean reset, long f) {
             judge.onClose(0, d, reset, f);
         }
-
-        private void keep(DutPdu p) {
-            if (dutPdus.size() < MAX_PDUS) dutPdus.add(p);
-            lock.notifyAll();
-        }
     }
 
     private final class Judge implements SinkListener {
         @Override
         public void onViolation(Violation v) {
-            if (violations.size() < 10_000) violations.add(v);
+            violationCount++;
+            if (violations.size() < MAX_VIOLATIONS) violations.add(v);
+            Tally t = tallies.get(v.id());
+            tallies.put(v.id(), t == null ? new Tally(v, 1) : new Tally(t.first(), t.count() + 1));
         }
 
         @Override
         public void onTerminateOwed(OwedTerminate o) {
-            if (o.offender() == out) owedByDut.add(o);
+            if (o.offender() == out && owedByDut.size() < MAX_VIOLATIONS) owedByDut.add(o);
         }
     }
 

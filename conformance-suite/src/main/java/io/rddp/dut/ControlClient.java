@@ -22,6 +22,8 @@ public final class ControlClient implements Closeable {
 
     /** Added to a request's own timeout before the DUT is declared silent. */
     static final int MARGIN_MS = 10_000;
+    /** Characters of one response at most: a DUT that floods its control channel cannot fill the tester's memory. */
+    static final int MAX_LINE = 16 << 20;
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Socket socket;
@@ -76,10 +78,10 @@ public final class ControlClient implements Closeable {
         String op = req.path("op").asText();
         String line;
         try {
-            socket.setSoTimeout(req.path("timeout_ms").asInt(0) + MARGIN_MS);
+            int limit = req.path("timeout_ms").asInt(0) + MARGIN_MS;
             out.write((JSON.writeValueAsString(req) + "\n").getBytes(StandardCharsets.UTF_8));
             out.flush();
-            line = in.readLine();
+            line = readLine(in, socket, System.nanoTime() + limit * 1_000_000L, MAX_LINE);
         } catch (SocketTimeoutException e) {
             throw new ControlChannelException("the DUT at " + where + " did not answer \"" + op + "\" within "
                     + (req.path("timeout_ms").asInt(0) + MARGIN_MS) / 1000 + " s", e);
@@ -99,6 +101,28 @@ public final class ControlClient implements Closeable {
             throw new DutException(e.path("code").asText("failed"), op + ": " + e.path("message").asText(line));
         }
         return resp;
+    }
+
+    /**
+     * One line of {@code in}, null at the end of the stream. The whole line must come by {@code deadlineNanos}, not
+     * each read: a DUT that trickles a byte a second times out as one that says nothing; and it has at most
+     * {@code max} characters.
+     */
+    static String readLine(BufferedReader in, Socket socket, long deadlineNanos, int max) throws IOException {
+        StringBuilder sb = new StringBuilder();
+        while (true) {
+            if (!in.ready()) {
+                long left = (deadlineNanos - System.nanoTime()) / 1_000_000L;
+                if (left <= 0) throw new SocketTimeoutException("the line did not end in time");
+                socket.setSoTimeout((int) Math.min(Integer.MAX_VALUE, left));
+            }
+            int c = in.read();
+            if (c < 0) return sb.length() == 0 ? null : sb.toString();
+            if (c == '\n') return sb.length() > 0 && sb.charAt(sb.length() - 1) == '\r'
+                    ? sb.substring(0, sb.length() - 1) : sb.toString();
+            if (sb.length() >= max) throw new IOException("a response longer than " + max + " characters");
+            sb.append((char) c);
+        }
     }
 
     public JsonNode call(String op) throws IOException, DutException {

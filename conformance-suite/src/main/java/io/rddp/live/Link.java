@@ -31,6 +31,22 @@ public final class Link implements Closeable {
     private volatile PeerClose peerClose = PeerClose.OPEN;
     private volatile boolean outputShut;
     private volatile boolean closed;
+    /** how long one write may block on a peer that reads nothing, in ms (0: for ever) */
+    private volatile int writeTimeoutMs;
+    private volatile boolean writeStuck;
+
+    /** Resets connections whose write is stuck: a socket write has no timeout of its own. */
+    private static final java.util.concurrent.ScheduledThreadPoolExecutor WATCHDOG = watchdog();
+
+    private static java.util.concurrent.ScheduledThreadPoolExecutor watchdog() {
+        var w = new java.util.concurrent.ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = new Thread(r, "link-write-watchdog");
+            t.setDaemon(true);
+            return t;
+        });
+        w.setRemoveOnCancelPolicy(true); // one task per write: cancelled ones must not pile up
+        return w;
+    }
 
     public Link(Socket socket, boolean weConnected, Recorder recorder) throws IOException {
         this.socket = socket;
@@ -41,7 +57,7 @@ public final class Link implements Closeable {
         InetSocketAddress local = (InetSocketAddress) socket.getLocalSocketAddress();
         InetSocketAddress remote = (InetSocketAddress) socket.getRemoteSocketAddress();
         this.recording = recorder == null ? null
-                : weConnected ? recorder.open(local, remote) : recorder.open(remote, local);
+                : weConnected ? recorder.open(local, remote, inbound()) : recorder.open(remote, local, inbound());
     }
 
     /** Connects to {@code target} within {@code timeoutMs}. */
@@ -83,6 +99,15 @@ public final class Link implements Closeable {
     }
 
     /**
+     * A write that blocks longer than {@code ms} (the peer reads nothing and the socket buffers are full) resets the
+     * connection and fails, instead of blocking for ever; 0: no limit.
+     */
+    public Link writeTimeout(int ms) {
+        this.writeTimeoutMs = Math.max(0, ms);
+        return this;
+    }
+
+    /**
      * Reads what the peer sent into {@code buf}, waiting at most {@code timeoutMs}.
      *
      * @return octets read, 0 when the time passed with nothing to read, -1 once the peer closed (FIN or RST, see
@@ -119,9 +144,34 @@ public final class Link implements Closeable {
         synchronized (writeLock) {
             if (outputShut || closed) throw new IOException("connection already closed for sending");
             if (recording != null) recording.data(outbound(), bytes, off, len);
-            out.write(bytes, off, len);
-            out.flush();
+            int limit = writeTimeoutMs;
+            java.util.concurrent.ScheduledFuture<?> dog = limit > 0
+                    ? WATCHDOG.schedule(this::writeStuck, limit, java.util.concurrent.TimeUnit.MILLISECONDS) : null;
+            try {
+                out.write(bytes, off, len);
+                out.flush();
+            } catch (IOException e) {
+                if (writeStuck) {
+                    throw new IOException("the peer read nothing for " + limit + " ms while " + len
+                            + " octets waited to be sent: the connection was reset", e);
+                }
+                throw e;
+            } finally {
+                if (dog != null) dog.cancel(false);
+            }
         }
+    }
+
+    /** The watchdog's end of a stuck write: RST without the write lock, which the blocked writer holds. */
+    private void writeStuck() {
+        writeStuck = true;
+        try {
+            socket.setSoLinger(true, 0);
+        } catch (IOException e) {
+            // closing below still ends it
+        }
+        if (recording != null) recording.reset(outbound());
+        closeQuietly();
     }
 
     public void write(byte[] bytes) throws IOException {
