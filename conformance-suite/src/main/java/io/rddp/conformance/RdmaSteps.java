@@ -214,7 +214,7 @@ final class RdmaSteps {
 
     /** The tester's own buffer, advertised to the DUT's ULP by the scenario: DUT Writes, Reads and Atomics aim at it. */
     static void testerBuffer(ScenarioRun r, JsonNode a) {
-        int length = a.path("length").asInt(4096);
+        int length = (int) r.value(a, "length", 4096);
         long stag = r.value(a, "stag", 0x7E57_0010L);
         long to = r.value(a, "to", 0x40_0000L);
         byte[] data = a.has("data") ? HexFormat.of().parseHex(a.path("data").asText()) : pattern(length);

@@ -155,7 +155,7 @@ final class StepRegistry {
         def(m, "rtr", obj(key("prefer", listOf(RTR))), MpaSteps::rtr);
         def(m, "answer-rtr", EMPTY, MpaSteps::answerRtr);
         // the tester's buffers and answers
-        def(m, "tester-buffer", obj(key("length", INT), key("stag", NUM), key("to", NUM), key("access",
+        def(m, "tester-buffer", obj(key("length", NUM), key("stag", NUM), key("to", NUM), key("access",
                 listOf(ACCESS)), key("data", HEX)), RdmaSteps::testerBuffer);
         def(m, "tester-stag", obj(key("stag", NUM), key("to", NUM), key("length", NUM)), MpaSteps::testerStag);
         def(m, "answer-reads", obj(key("count", INT), key("stag", new Shape.Num(true)), key("to",
