@@ -429,10 +429,13 @@ sealed interface Shape {
             }
             JsonNode t = v.get(tag);
             Obj variant = t != null && t.isTextual() ? variants.get(t.asText()) : null;
+            String choices = new Choice(List.copyOf(variants.keySet())).describe();
+            if (t == null) {
+                out.add(at.problem("missing key \"" + tag + "\" (" + choices + ")"));
+                return;
+            }
             if (variant == null) {
-                out.add((t == null ? at : at.key(tag)).problem((t == null ? "missing key \"" + tag + "\"; " : "")
-                        + tag + ": expected " + new Choice(List.copyOf(variants.keySet())).describe()
-                        + (t == null ? "" : ", got " + shown(t))));
+                out.add(at.key(tag).problem("expected " + choices + ", got " + shown(t)));
                 return;
             }
             common.plus(variant.keys().toArray(Key[]::new)).check(v, at, out);

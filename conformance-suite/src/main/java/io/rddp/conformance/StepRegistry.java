@@ -101,15 +101,21 @@ final class StepRegistry {
             key("swap", NUM), key("imm", NUM));
     /** A DUT control-protocol request on the scenario's queue pair: the keys of its {@code op}. */
     static final Shape DUT = new Shape.Tagged("op", obj(key("op", TEXT), key("qp", INT), key("repeat", INT),
-            key("refusal-ok", BOOL)), Map.of(
-            "post_recv", obj(key("length", NUM), key("count", INT), key("mr", NUM), key("offset", NUM)),
-            "post_send", POST_SEND,
-            "invalidate", obj(key("stag", NUM), key("timeout_ms", INT)),
-            "deregister", obj(key("mr", NUM)),
-            "write_mem", obj(key("mr", NUM), key("offset", NUM), key("data", HEX)),
-            "close", obj(key("abort", BOOL))));
+            key("refusal-ok", BOOL)), ops());
 
     private static final Map<String, StepDef> BY_NAME = build();
+
+    /** The control protocol's requests a {@code dut} step may make, with their fields (DUT-CONTROL.md). */
+    private static Map<String, Shape.Obj> ops() {
+        Map<String, Shape.Obj> m = new LinkedHashMap<>();
+        m.put("post_recv", obj(key("length", NUM), key("count", INT), key("mr", NUM), key("offset", NUM)));
+        m.put("post_send", POST_SEND);
+        m.put("invalidate", obj(key("stag", NUM), key("timeout_ms", INT)));
+        m.put("deregister", obj(key("mr", NUM)));
+        m.put("write_mem", obj(key("mr", NUM), key("offset", NUM), key("data", HEX)));
+        m.put("close", obj(key("abort", BOOL)));
+        return m;
+    }
 
     private StepRegistry() {
     }
@@ -204,7 +210,8 @@ final class StepRegistry {
         def(m, "check-no-wc", obj(key("opcode", WC_OPCODE), key("ms", INT)), RdmaSteps::checkNoWc);
         def(m, "check-mem", obj(key("buffer", BUFFER), key("offset", NUM), key("data", HEX_SPACED),
                 key("pattern", NUM), key("u64", NUM), key("canary", TRUE), key("allow", pairs()))
-                .exclusive(true, "data", "pattern", "u64", "canary"), RdmaSteps::checkMem);
+                .exclusive(true, "data", "pattern", "u64", "canary").exclusive(false, "canary", "offset"),
+                RdmaSteps::checkMem);
         def(m, "check-event", obj(required("type", EVENT), key("layer", INT), key("etype", INT), key("code", INT)),
                 RdmaSteps::checkEvent);
         return Collections.unmodifiableMap(m);
