@@ -251,11 +251,7 @@ final class DeclarativeScenario implements Scenario {
         int mulpdu = a.has("mulpdu") ? a.path("mulpdu").asInt() : c.mulpdu(a.path("mss").asInt(1460));
         byte[] data = a.path("length").isTextual() && !a.has("data") ? RdmaSteps.pattern((int) r.value(a, "length", 0))
                 : payload(a);
-        if (ctx.dut() instanceof RpingDut && (op.equals("send") || op.equals("send_se")) && !a.has("data")
-                && data.length == 16) {
-            // rping -s reads every 16-octet Send as an advertisement: make it a valid one
-            data = RpingDut.advertisement(c, s.buffer() != null ? s.buffer().length() : RpingDut.SIZE);
-        }
+        if ((op.equals("send") || op.equals("send_se")) && !a.has("data")) data = ctx.dut().sendPayload(s, data);
         ByteBuffer d = ByteBuffer.wrap(data);
         RdmapEncoder.Builder b = switch (op) {
             case "send" -> RdmapEncoder.send(msn(c, 0, a), d, mulpdu);

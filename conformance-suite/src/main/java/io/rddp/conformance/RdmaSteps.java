@@ -175,10 +175,13 @@ final class RdmaSteps {
 
     // ------------------------------------------------------------------ steps
 
-    /** The nested steps, only with a DUT control channel ({@code agent-only}) or only without ({@code rping-only}). */
+    /**
+     * The nested steps, only with a DUT control channel ({@code agent-only}) or only without ({@code rping-only}):
+     * the capability "control" the profile declares, as {@code needs: [control]} uses it.
+     */
     static StepHandler onlyIf(boolean control) {
         return (r, a) -> {
-            if ((r.ctx().dut() instanceof AgentDut) == control) r.steps(a);
+            if (r.ctx().dut().capabilities().contains("control") == control) r.steps(a);
         };
     }
 
