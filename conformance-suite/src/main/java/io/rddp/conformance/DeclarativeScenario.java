@@ -256,7 +256,8 @@ final class DeclarativeScenario implements Scenario {
         RdmapEncoder.Builder b = switch (op) {
             case "send" -> RdmapEncoder.send(msn(c, 0, a), d, mulpdu);
             case "send_se" -> RdmapEncoder.sendWithSe(msn(c, 0, a), d, mulpdu);
-            case "send_inv" -> RdmapEncoder.sendWithInvalidate(msn(c, 0, a), d, mulpdu, r.value(a, "invalidate-stag", 0));
+            case "send_inv" -> RdmapEncoder.sendWithInvalidate(msn(c, 0, a), d, mulpdu,
+                    r.value(a, "invalidate-stag", 0));
             case "send_se_inv" -> RdmapEncoder.sendWithSeAndInvalidate(msn(c, 0, a), d, mulpdu,
                     r.value(a, "invalidate-stag", 0));
             case "write" -> RdmapEncoder.write(r.value(a, "stag", dutStag(s)), r.value(a, "to", dutTo(s)), d, mulpdu);

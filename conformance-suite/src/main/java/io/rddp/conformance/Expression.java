@@ -34,8 +34,8 @@ final class Expression {
         for (int k = 0; k < parts.size(); k += 2) {
             String term = parts.get(k);
             Long named = names.apply(term);
-            long t = term.isEmpty() ? 0 : named != null ? named : term.startsWith("0x") ? Long.parseUnsignedLong(term.substring(2), 16)
-                    : Long.parseLong(term);
+            long t = term.isEmpty() ? 0 : named != null ? named
+                    : term.startsWith("0x") ? Long.parseUnsignedLong(term.substring(2), 16) : Long.parseLong(term);
             total = op == '^' ? total ^ t : op == '-' ? total - t : total + t;
             if (k + 1 < parts.size()) op = parts.get(k + 1).charAt(0);
         }

@@ -83,9 +83,9 @@ final class RdmaSteps {
             }
             if (pd != 0) reg.put("pd", pd);
             JsonNode mr = agent.control().call(reg);
-            NamedBuffer n = new NamedBuffer(name, mr.path("stag").asLong(), Long.parseUnsignedLong(mr.path("to").asText()
-                    .substring(2), 16), mr.path("length").asInt(), mr.path("mr").asInt(), pd != 0,
-                    HexFormat.of().parseHex(fill));
+            long to = Long.parseUnsignedLong(mr.path("to").asText().substring(2), 16);
+            NamedBuffer n = new NamedBuffer(name, mr.path("stag").asLong(), to, mr.path("length").asInt(),
+                    mr.path("mr").asInt(), pd != 0, HexFormat.of().parseHex(fill));
             r.addBuffer(n);
             if (n.otherDomain()) r.conn().dutStagOtherDomain(n.stag(), n.to(), n.length(), AgentDut.rights(rights));
             else r.conn().dutStag(n.stag(), n.to(), n.length(), AgentDut.rights(rights));
@@ -185,7 +185,7 @@ final class RdmaSteps {
         };
     }
 
-    /** The nested steps' octets go out in one TCP write (several FPDUs, or a start frame and an FPDU, in one segment). */
+    /** The nested steps' octets go out in one TCP write (several FPDUs, or a start frame and an FPDU, in a segment). */
     static void together(ScenarioRun r, JsonNode a) throws Exception {
         r.conn().hold();
         try {

@@ -159,7 +159,7 @@ final class ScenarioRun {
 
     // ------------------------------------------------------------------ value expressions
 
-    /** A number field of {@code a}: a number, or an {@link Expression} over this run's buffers; {@code dflt} if absent. */
+    /** A number field of {@code a}: a number, or an {@link Expression} over the run's buffers; {@code dflt}: absent. */
     long value(JsonNode a, String field, long dflt) {
         JsonNode v = a.get(field);
         if (v == null || v.isNull()) return dflt;

@@ -60,11 +60,6 @@ sealed interface Shape {
             return new Where(pointer.appendIndex(i), context, buffers);
         }
 
-        /** The same place, its messages under another context. */
-        Where as(String newContext) {
-            return new Where(pointer, newContext, buffers);
-        }
-
         Problem problem(String what) {
             return new Problem(pointer, context.isEmpty() ? what : context + ": " + what);
         }
@@ -341,12 +336,6 @@ sealed interface Shape {
             List<Key> ks = new ArrayList<>(keys);
             ks.addAll(Arrays.asList(more));
             return new Obj(List.copyOf(ks), groups);
-        }
-
-        /** This map without the keys {@code names}. */
-        Obj minus(String... names) {
-            Set<String> drop = Set.of(names);
-            return new Obj(keys.stream().filter(k -> !drop.contains(k.name())).toList(), groups);
         }
 
         Key key(String name) {

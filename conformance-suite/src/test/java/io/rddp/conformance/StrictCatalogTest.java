@@ -112,7 +112,8 @@ class StrictCatalogTest {
     void anUnknownTopLevelOrSetupKeyFailsWithItsLine() {
         String text = file("fin: {}").replace("  steps:", "  setup: {recieves: 2}\n  stesp: []\n  steps:");
         assertThatThrownBy(() -> load(text))
-                .hasMessageContaining("ddp.yaml:4: ddp.tagged.past-end: setup: unknown key \"recieves\" (known: receives,")
+                .hasMessageContaining("ddp.yaml:4: ddp.tagged.past-end: setup: unknown key \"recieves\" (known:"
+                        + " receives,")
                 .hasMessageContaining("ddp.yaml:5: ddp.tagged.past-end: unknown key \"stesp\" (known: id, title,");
     }
 
