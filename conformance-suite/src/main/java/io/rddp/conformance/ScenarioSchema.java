@@ -112,10 +112,22 @@ final class ScenarioSchema {
             if (declared == null) return out;
             keys = java(declared);
         } else {
-            keys = declarative(entry.path("setup").path("dut-active").asBoolean(false));
+            boolean active = entry.path("setup").path("dut-active").asBoolean(false);
+            keys = declarative(active);
+            sideOnly(entry.path("setup"), active, where.key("setup"), out);
         }
         keys.check(entry, where, out);
         return out;
+    }
+
+    /** Setup keys of one side only: the DUT's connect when it is active, its listener's answer when passive. */
+    private static void sideOnly(JsonNode setup, boolean active, Shape.Where at, List<Shape.Problem> out) {
+        for (String k : active ? List.of("reject", "dut-private-data") : List.of("connect")) {
+            if (setup.has(k)) {
+                out.add(at.key(k).problem(active ? "only when the DUT is passive, not with dut-active"
+                        : "only with dut-active: true (the DUT connects)"));
+            }
+        }
     }
 
     /** The keys the Java scenario class declares; null (and a problem) when it cannot be loaded or declares none. */

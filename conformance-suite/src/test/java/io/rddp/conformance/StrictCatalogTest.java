@@ -118,6 +118,15 @@ class StrictCatalogTest {
     }
 
     @Test
+    void setupKeysOfTheOtherSideFail() {
+        assertThatThrownBy(() -> load(file("fin: {}").replace("  steps:", "  setup: {connect: {ird: 1}}\n  steps:")))
+                .hasMessageContaining("ddp.yaml:4: ddp.tagged.past-end: setup: connect: only with dut-active: true");
+        assertThatThrownBy(() -> load(file("fin: {}").replace("  steps:",
+                "  setup: {dut-active: true, reject: true}\n  steps:")))
+                .hasMessageContaining("ddp.yaml:4: ddp.tagged.past-end: setup: reject: only when the DUT is passive");
+    }
+
+    @Test
     void theControlProtocolRequestOfADutStepHasTheKeysOfItsOp() {
         assertThatThrownBy(() -> load(file("dut: {op: post_recv, mr: dut.mr, lenght: 8}")))
                 .hasMessageContaining("step \"dut\": unknown key \"lenght\" (known: op, qp, repeat, refusal-ok,"
