@@ -1,5 +1,6 @@
 package io.rddp.conformance;
 
+import com.fasterxml.jackson.core.JsonPointer;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
@@ -53,8 +54,7 @@ public final class Catalog {
         List<Scenario> out = new ArrayList<>();
         Set<String> ids = new HashSet<>();
         for (String file : index()) {
-            for (JsonNode e : read("scenarios/" + file)) {
-                Scenario s = scenario(e, reqs, file);
+            for (Scenario s : scenarios(file, text("scenarios/" + file), reqs)) {
                 if (!ids.add(s.info().id())) {
                     throw new IllegalStateException("scenario id " + s.info().id() + " twice (" + file + ")");
                 }
@@ -62,6 +62,31 @@ public final class Catalog {
             }
         }
         return new Catalog(reqs, specs, out);
+    }
+
+    /**
+     * The scenarios of one scenario file, checked against the language first: an unknown step or key, or a value of
+     * the wrong type, fails with every such problem as {@code file:line: id: what}.
+     */
+    static List<Scenario> scenarios(String file, String text, Map<String, Requirement> reqs) {
+        YamlDocument doc = YamlDocument.parse(file, text);
+        if (!doc.tree().isArray()) throw new IllegalStateException(file + ":1: a scenario file is a list of scenarios");
+        List<String> problems = new ArrayList<>();
+        for (int i = 0; i < doc.tree().size(); i++) {
+            JsonNode e = doc.tree().get(i);
+            for (Shape.Problem p : ScenarioSchema.check(e, JsonPointer.compile("/" + i))) {
+                problems.add(file + ":" + doc.line(p.at()) + ": " + e.path("id").asText("?") + ": " + p.message());
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw new IllegalStateException(problems.size() + (problems.size() == 1 ? " problem" : " problems")
+                    + " in " + file + ":\n" + String.join("\n", problems));
+        }
+        List<Scenario> out = new ArrayList<>();
+        for (int i = 0; i < doc.tree().size(); i++) {
+            out.add(scenario(doc.tree().get(i), reqs, file, doc.line(JsonPointer.compile("/" + i))));
+        }
+        return out;
     }
 
     public List<Scenario> scenarios() {
@@ -107,21 +132,31 @@ public final class Catalog {
     }
 
     private static JsonNode read(String name) {
-        try (InputStream in = Catalog.class.getResourceAsStream(BASE + name)) {
-            if (in == null) throw new IllegalStateException(name + " is missing from the classpath");
-            return YAML.readTree(in);
+        try {
+            return YAML.readTree(text(name));
         } catch (IOException e) {
             throw new IllegalStateException(name + ": " + e.getMessage(), e);
         }
     }
 
-    static Scenario scenario(JsonNode e, Map<String, Requirement> reqs, String file) {
+    private static String text(String name) {
+        try (InputStream in = Catalog.class.getResourceAsStream(BASE + name)) {
+            if (in == null) throw new IllegalStateException(name + " is missing from the classpath");
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** A checked entry of {@code file}, starting at {@code line}, as a scenario. */
+    static Scenario scenario(JsonNode e, Map<String, Requirement> reqs, String file, int line) {
         String id = e.path("id").asText();
-        if (id.isEmpty()) throw new IllegalStateException(file + ": a scenario without an id");
+        String where = file + ":" + line;
+        if (id.isEmpty()) throw new IllegalStateException(where + ": a scenario without an id");
         List<Requirement> rs = new ArrayList<>();
         for (JsonNode r : e.path("requires")) {
             Requirement q = reqs.get(r.asText());
-            if (q == null) throw new IllegalStateException(file + ": " + id + " requires unknown " + r.asText());
+            if (q == null) throw new IllegalStateException(where + ": " + id + " requires unknown " + r.asText());
             rs.add(q);
         }
         Map<String, String> partly = new LinkedHashMap<>();
@@ -129,18 +164,18 @@ public final class Catalog {
         while (pit.hasNext()) {
             var p = pit.next();
             Requirement q = reqs.get(p.getKey());
-            if (q == null) throw new IllegalStateException(file + ": " + id + " partly proves unknown " + p.getKey());
+            if (q == null) throw new IllegalStateException(where + ": " + id + " partly proves unknown " + p.getKey());
             if (rs.contains(q)) {
-                throw new IllegalStateException(file + ": " + id + " lists " + q.id() + " in requires and partly");
+                throw new IllegalStateException(where + ": " + id + " lists " + q.id() + " in requires and partly");
             }
             if (p.getValue().asText().isBlank()) {
-                throw new IllegalStateException(file + ": " + id + ": partly " + q.id() + " must say what it leaves"
+                throw new IllegalStateException(where + ": " + id + ": partly " + q.id() + " must say what it leaves"
                         + " out");
             }
             partly.put(q.id(), p.getValue().asText());
         }
         if (rs.isEmpty() && partly.isEmpty()) {
-            throw new IllegalStateException(file + ": " + id + " proves no requirement");
+            throw new IllegalStateException(where + ": " + id + " proves no requirement");
         }
         List<String> catches = new ArrayList<>();
         e.path("catches").forEach(k -> catches.add(k.asText()));
@@ -150,7 +185,7 @@ public final class Catalog {
         e.path("profiles").forEach(n -> profiles.add(n.asText()));
         if (profiles.isEmpty()) profiles.addAll(PASSIVE);
         List<Reaction> expected = new ArrayList<>();
-        for (JsonNode x : e.path("expect")) expected.add(reaction(x, id, file));
+        for (JsonNode x : e.path("expect")) expected.add(reaction(x, id, where));
         boolean negative = e.path("negative").asBoolean(!expected.isEmpty());
         ScenarioInfo info = new ScenarioInfo(id, e.path("title").asText(id), rs, needs, profiles, expected, negative,
                 file, partly, catches);
@@ -159,25 +194,25 @@ public final class Catalog {
                 Class<?> k = Class.forName(e.path("java").asText());
                 return (Scenario) k.getConstructor(ScenarioInfo.class, JsonNode.class).newInstance(info, e);
             } catch (ReflectiveOperationException ex) {
-                throw new IllegalStateException(file + ": " + id + ": cannot load " + e.path("java").asText() + ": "
+                throw new IllegalStateException(where + ": " + id + ": cannot load " + e.path("java").asText() + ": "
                         + ex);
             }
         }
         return new DeclarativeScenario(info, e);
     }
 
-    static Reaction reaction(JsonNode x, String id, String file) {
+    static Reaction reaction(JsonNode x, String id, String where) {
         Reaction.Grade g = x.path("grade").asText("strict").equals("lenient") ? Reaction.Grade.LENIENT
                 : Reaction.Grade.STRICT;
         String reason = x.path("reason").asText("");
-        if (reason.isEmpty()) throw new IllegalStateException(file + ": " + id + ": every reaction needs a reason");
+        if (reason.isEmpty()) throw new IllegalStateException(where + ": " + id + ": every reaction needs a reason");
         if (x.has("terminate")) {
             String[] p = x.path("terminate").asText().split("/");
-            if (p.length != 3) throw new IllegalStateException(file + ": " + id + ": terminate is L/E/C, e.g. 1/2/3");
+            if (p.length != 3) throw new IllegalStateException(where + ": " + id + ": terminate is L/E/C, e.g. 1/2/3");
             int code = p[2].equals("*") ? -1 : Integer.decode(p[2]);
             int layer = Integer.parseInt(p[0]), etype = Integer.parseInt(p[1]);
             if (code >= 0 && !new ErrorType(layer, etype, code).isDefined()) {
-                throw new IllegalStateException(file + ": " + id + ": " + x.path("terminate").asText()
+                throw new IllegalStateException(where + ": " + id + ": " + x.path("terminate").asText()
                         + " is not in the RFC tables");
             }
             return new Reaction(Reaction.Kind.TERMINATE, layer, etype, code, g, reason);
@@ -189,6 +224,6 @@ public final class Catalog {
         }
         if (x.has("reject")) return new Reaction(Reaction.Kind.REJECT, 0, 0, 0, g, reason);
         if (x.has("continue")) return new Reaction(Reaction.Kind.CONTINUE, 0, 0, 0, g, reason);
-        throw new IllegalStateException(file + ": " + id + ": a reaction is terminate, close, reject or continue");
+        throw new IllegalStateException(where + ": " + id + ": a reaction is terminate, close, reject or continue");
     }
 }

@@ -10,7 +10,6 @@ import io.rddp.rdmap.AtomicRequest;
 import io.rddp.rdmap.AtomicResponse;
 import io.rddp.rdmap.RdmapEncoder;
 import io.rddp.rdmap.ReadRequest;
-import io.rddp.rdmap.Terminate;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
@@ -60,16 +59,11 @@ final class DeclarativeScenario implements Scenario {
         runSteps(ctx, s);
     }
 
-    /** The scenario's steps on {@code s}, with its extra DUT buffers registered first. */
+    /** The scenario's steps on {@code s}, one {@link ScenarioRun}, with its extra DUT buffers registered first. */
     void runSteps(ScenarioContext ctx, Session s) throws Exception {
-        RdmaSteps rdma = new RdmaSteps(ctx, s, spec, st -> step(ctx, s, st));
-        RdmaSteps.CURRENT.set(rdma);
-        try {
-            rdma.prepare();
-            for (JsonNode step : spec.path("steps")) step(ctx, s, step);
-        } finally {
-            RdmaSteps.CURRENT.remove();
-        }
+        ScenarioRun run = new ScenarioRun(ctx, s, spec);
+        RdmaSteps.registerBuffers(run);
+        run.steps(spec.path("steps"));
     }
 
     // ------------------------------------------------------------------ setup
@@ -121,76 +115,89 @@ final class DeclarativeScenario implements Scenario {
 
     // ------------------------------------------------------------------ steps
 
-    void step(ScenarioContext ctx, Session s, JsonNode step) throws Exception {
-        ScriptedConnection c = s.conn();
-        String kind = step.fieldNames().next();
-        JsonNode a = step.get(kind);
-        switch (kind) {
-            case "send" -> send(ctx, s, a);
-            case "start" -> {
-                MpaStartFrame f = startFrame(a, true);
-                if (a.has("tcp")) {
-                    MpaSteps.start(ctx, s, a); // cut into TCP writes, the DUT watched between them
-                } else if (a.has("key")) {
-                    byte[] bytes = f.toBytes();
-                    byte[] key = a.path("key").asText().getBytes(StandardCharsets.US_ASCII);
-                    System.arraycopy(key, 0, bytes, 0, Math.min(16, key.length));
-                    c.write(bytes);
-                } else {
-                    c.sendStartFrame(f);
-                }
-                if (a.path("full-operation").asBoolean(false) && !a.has("tcp")) c.fullOperation(f.crc(), false);
-            }
-            case "await-reply" -> {
-                MpaStartFrame reply = c.awaitStartFrame(ctx.timeouts().connect());
-                if (reply != null && !reply.reject()) c.fullOperation();
-            }
-            case "full-operation" -> c.fullOperation(a.path("crc").asBoolean(false), a.path("markers").asBoolean(false));
-            case "raw" -> c.write(HexFormat.of().parseHex(a.asText().replace(" ", "")));
-            case "wait" -> Thread.sleep(Math.min(a.asLong(), 10_000));
-            case "fin" -> c.finish();
-            case "rst" -> c.abort();
-            case "expect-fpdus" -> {
-                if (!c.awaitFpdus(a.asInt(), ctx.timeouts().reaction())) {
-                    throw new ScenarioFailure("the DUT sent " + fpdus(c) + " FPDUs, " + a.asInt() + " were expected");
-                }
-            }
-            case "check-recv" -> checkRecv(ctx, s, a);
-            case "check-read" -> {
-                // the DUT's RDMA Read Response carries what the buffer holds
-                // data: the octets; or length: the default payload pattern of the send step
-                byte[] want = a.has("data") ? HexFormat.of().parseHex(a.path("data").asText()) : payload(a);
-                boolean some = c.await(x -> AgentDut.readResponseBytes(x) >= want.length
-                        || x.peerClose() != io.rddp.live.Link.PeerClose.OPEN, ctx.timeouts().reaction());
-                if (a.path("unless-closed").asBoolean(false) && AgentDut.readResponseBytes(c) < want.length
-                        && c.peerClose() != io.rddp.live.Link.PeerClose.OPEN) {
-                    return; // the DUT refused what came before (a reaction the scenario judges)
-                }
-                if (!some) {
-                    throw new ScenarioFailure("no RDMA Read Response of " + want.length + " octets within "
-                            + ctx.timeouts().reaction() + " ms");
-                }
-                byte[] got = AgentDut.readResponseData(c, want.length);
-                if (!java.util.Arrays.equals(got, want)) {
-                    throw new ScenarioFailure("the RDMA Read Response carried " + HexFormat.of().formatHex(got)
-                            + ", the buffer holds " + HexFormat.of().formatHex(want));
-                }
-            }
-            case "expect-quiet" -> {
-                int before = fpdus(c);
-                Thread.sleep(a.isTextual() && a.asText().equals("quiet") ? ctx.timeouts().quiet()
-                        : Math.min(a.asLong(), 5000));
-                if (fpdus(c) > before) {
-                    throw new ScenarioFailure("the DUT sent " + (fpdus(c) - before) + " FPDU(s) where it had to wait");
-                }
-            }
-            case "dut" -> dutOp(ctx, s, a);
-            default -> {
-                // check-mem and together exist in both: RdmaSteps' are the fuller ones
-                if (!RdmaSteps.CURRENT.get().step(kind, a) && !MpaSteps.step(this, ctx, s, kind, a)) {
-                    throw new IllegalArgumentException("unknown step \"" + kind + "\"");
-                }
-            }
+    /** An MPA Request as given; cut into TCP writes with {@code tcp}, the DUT watched between them. */
+    static void start(ScenarioRun r, JsonNode a) throws Exception {
+        ScriptedConnection c = r.conn();
+        MpaStartFrame f = startFrame(a, true);
+        if (a.has("tcp")) {
+            MpaSteps.start(r, a);
+        } else if (a.has("key")) {
+            byte[] bytes = f.toBytes();
+            byte[] key = a.path("key").asText().getBytes(StandardCharsets.US_ASCII);
+            System.arraycopy(key, 0, bytes, 0, Math.min(16, key.length));
+            c.write(bytes);
+        } else {
+            c.sendStartFrame(f);
+        }
+        if (a.path("full-operation").asBoolean(false) && !a.has("tcp")) c.fullOperation(f.crc(), false);
+    }
+
+    /** The DUT's MPA Reply; Full Operation when it accepts. */
+    static void awaitReply(ScenarioRun r, JsonNode a) throws Exception {
+        MpaStartFrame reply = r.conn().awaitStartFrame(r.ctx().timeouts().connect());
+        if (reply != null && !reply.reject()) r.conn().fullOperation();
+    }
+
+    static void fullOperation(ScenarioRun r, JsonNode a) {
+        r.conn().fullOperation(a.path("crc").asBoolean(false), a.path("markers").asBoolean(false));
+    }
+
+    static void raw(ScenarioRun r, JsonNode a) throws Exception {
+        r.conn().write(HexFormat.of().parseHex(a.asText().replace(" ", "")));
+    }
+
+    static void pause(ScenarioRun r, JsonNode a) throws InterruptedException {
+        Thread.sleep(Math.min(a.asLong(), 10_000));
+    }
+
+    static void fin(ScenarioRun r, JsonNode a) throws Exception {
+        r.conn().finish();
+    }
+
+    static void rst(ScenarioRun r, JsonNode a) throws Exception {
+        r.conn().abort();
+    }
+
+    static void expectFpdus(ScenarioRun r, JsonNode a) throws Exception {
+        ScriptedConnection c = r.conn();
+        if (!c.awaitFpdus(a.asInt(), r.ctx().timeouts().reaction())) {
+            throw new ScenarioFailure("the DUT sent " + fpdus(c) + " FPDUs, " + a.asInt() + " were expected");
+        }
+    }
+
+    /**
+     * The DUT's RDMA Read Response carries what the buffer holds: {@code data}, the octets; or {@code length}, the
+     * default payload pattern of the send step.
+     */
+    static void checkRead(ScenarioRun r, JsonNode a) throws Exception {
+        ScriptedConnection c = r.conn();
+        ScenarioContext ctx = r.ctx();
+        byte[] want = a.has("data") ? HexFormat.of().parseHex(a.path("data").asText()) : payload(a);
+        boolean some = c.await(x -> AgentDut.readResponseBytes(x) >= want.length
+                || x.peerClose() != io.rddp.live.Link.PeerClose.OPEN, ctx.timeouts().reaction());
+        if (a.path("unless-closed").asBoolean(false) && AgentDut.readResponseBytes(c) < want.length
+                && c.peerClose() != io.rddp.live.Link.PeerClose.OPEN) {
+            return; // the DUT refused what came before (a reaction the scenario judges)
+        }
+        if (!some) {
+            throw new ScenarioFailure("no RDMA Read Response of " + want.length + " octets within "
+                    + ctx.timeouts().reaction() + " ms");
+        }
+        byte[] got = AgentDut.readResponseData(c, want.length);
+        if (!java.util.Arrays.equals(got, want)) {
+            throw new ScenarioFailure("the RDMA Read Response carried " + HexFormat.of().formatHex(got)
+                    + ", the buffer holds " + HexFormat.of().formatHex(want));
+        }
+    }
+
+    /** No FPDU from the DUT for {@code ms}, or the quiet time ("quiet"). */
+    static void expectQuiet(ScenarioRun r, JsonNode a) throws Exception {
+        ScriptedConnection c = r.conn();
+        int before = fpdus(c);
+        Thread.sleep(a.isTextual() && a.asText().equals("quiet") ? r.ctx().timeouts().quiet()
+                : Math.min(a.asLong(), 5000));
+        if (fpdus(c) > before) {
+            throw new ScenarioFailure("the DUT sent " + (fpdus(c) - before) + " FPDU(s) where it had to wait");
         }
     }
 
@@ -204,11 +211,11 @@ final class DeclarativeScenario implements Scenario {
      * {@code count} (default 1) messages, every field defaulted from the connection's state and overridable, written
      * one FPDU per write unless {@code tcp} says otherwise ({@code coalesce}: everything in one write).
      */
-    private void send(ScenarioContext ctx, Session s, JsonNode a) throws Exception {
+    static void send(ScenarioRun r, JsonNode a) throws Exception {
         ByteArrayOutputStream all = new ByteArrayOutputStream();
         List<Integer> cuts = new ArrayList<>();
         int times = a.path("count").asInt(1);
-        for (int i = 0; i < times; i++) encode(ctx, s, a, all, cuts);
+        for (int i = 0; i < times; i++) encode(r, a, all, cuts);
         byte[] bytes = all.toByteArray();
         JsonNode tcp = a.path("tcp");
         int[] at;
@@ -227,61 +234,60 @@ final class DeclarativeScenario implements Scenario {
         if (tcp.path("stop-before").asInt(0) > 0) {
             // all but the last octets now; a send-rest step writes them (RFC 5044 §6: an FPDU is whole or nothing)
             int keep = Math.min(bytes.length, tcp.path("stop-before").asInt());
-            MpaSteps.stash(s.conn(), java.util.Arrays.copyOfRange(bytes, bytes.length - keep, bytes.length));
+            r.stash(java.util.Arrays.copyOfRange(bytes, bytes.length - keep, bytes.length));
             bytes = java.util.Arrays.copyOf(bytes, bytes.length - keep);
             final int n = bytes.length;
             at = java.util.Arrays.stream(at).filter(x -> x < n).toArray();
         }
-        s.conn().write(bytes, at, tcp.path("pause-ms").asInt(0));
+        r.conn().write(bytes, at, tcp.path("pause-ms").asInt(0));
     }
 
     /** One message's FPDUs appended to {@code all}, the end of each FPDU to {@code cuts}. */
-    private void encode(ScenarioContext ctx, Session s, JsonNode a, ByteArrayOutputStream all, List<Integer> cuts) {
-        ScriptedConnection c = s.conn();
+    private static void encode(ScenarioRun r, JsonNode a, ByteArrayOutputStream all, List<Integer> cuts) {
+        ScenarioContext ctx = r.ctx();
+        Session s = r.session();
+        ScriptedConnection c = r.conn();
         String op = a.path("opcode").asText("send");
         int mulpdu = a.has("mulpdu") ? a.path("mulpdu").asInt() : c.mulpdu(a.path("mss").asInt(1460));
-        byte[] data = a.path("length").isTextual() && !a.has("data") ? RdmaSteps.pattern((int) value(s, a, "length", 0))
+        byte[] data = a.path("length").isTextual() && !a.has("data") ? RdmaSteps.pattern((int) r.value(a, "length", 0))
                 : payload(a);
-        if (ctx.dut() instanceof RpingDut && (op.equals("send") || op.equals("send_se")) && !a.has("data")
-                && data.length == 16) {
-            // rping -s reads every 16-octet Send as an advertisement: make it a valid one
-            data = RpingDut.advertisement(c, s.buffer() != null ? s.buffer().length() : RpingDut.SIZE);
-        }
+        if ((op.equals("send") || op.equals("send_se")) && !a.has("data")) data = ctx.dut().sendPayload(s, data);
         ByteBuffer d = ByteBuffer.wrap(data);
         RdmapEncoder.Builder b = switch (op) {
             case "send" -> RdmapEncoder.send(msn(c, 0, a), d, mulpdu);
             case "send_se" -> RdmapEncoder.sendWithSe(msn(c, 0, a), d, mulpdu);
-            case "send_inv" -> RdmapEncoder.sendWithInvalidate(msn(c, 0, a), d, mulpdu, value(s, a, "invalidate-stag", 0));
+            case "send_inv" -> RdmapEncoder.sendWithInvalidate(msn(c, 0, a), d, mulpdu,
+                    r.value(a, "invalidate-stag", 0));
             case "send_se_inv" -> RdmapEncoder.sendWithSeAndInvalidate(msn(c, 0, a), d, mulpdu,
-                    value(s, a, "invalidate-stag", 0));
-            case "write" -> RdmapEncoder.write(value(s, a, "stag", dutStag(s)), value(s, a, "to", dutTo(s)), d, mulpdu);
-            case "read_response" -> RdmapEncoder.readResponse(value(s, a, "stag", dutStag(s)),
-                    value(s, a, "to", dutTo(s)), d, mulpdu);
+                    r.value(a, "invalidate-stag", 0));
+            case "write" -> RdmapEncoder.write(r.value(a, "stag", dutStag(s)), r.value(a, "to", dutTo(s)), d, mulpdu);
+            case "read_response" -> RdmapEncoder.readResponse(r.value(a, "stag", dutStag(s)),
+                    r.value(a, "to", dutTo(s)), d, mulpdu);
             case "read" -> {
                 // a Data Sink STag of its own per request, so that the judge holds each response to its own size
-                long sinkStag = value(s, a, "sink-stag", 0x5EED00 | (c.peekMsn(1) & 0xFF));
-                long sinkTo = value(s, a, "sink-to", 0x1000);
-                long size = value(s, a, "size", 64);
+                long sinkStag = r.value(a, "sink-stag", 0x5EED00 | (c.peekMsn(1) & 0xFF));
+                long sinkTo = r.value(a, "sink-to", 0x1000);
+                long size = r.value(a, "size", 64);
                 c.testerStag(sinkStag, sinkTo, Math.max(size, 1), java.util.Set.of(
                         io.rddp.sink.StagRegistration.Access.WRITE));
                 yield RdmapEncoder.readRequest(msn(c, 1, a), new ReadRequest(sinkStag, sinkTo, size,
-                        value(s, a, "src-stag", dutStag(s)), value(s, a, "src-to", dutTo(s)))).data(d);
+                        r.value(a, "src-stag", dutStag(s)), r.value(a, "src-to", dutTo(s)))).data(d);
             }
-            case "terminate" -> RdmapEncoder.terminate(msn(c, 2, a), RdmaSteps.CURRENT.get().terminate(a)).data(d);
-            case "immediate" -> RdmapEncoder.immediateData(msn(c, 0, a), value(s, a, "imm", 0x1122334455667788L))
+            case "terminate" -> RdmapEncoder.terminate(msn(c, 2, a), RdmaSteps.terminate(r, a)).data(d);
+            case "immediate" -> RdmapEncoder.immediateData(msn(c, 0, a), r.value(a, "imm", 0x1122334455667788L))
                     .data(d);
-            case "immediate_se" -> RdmapEncoder.immediateDataWithSe(msn(c, 0, a), value(s, a, "imm", 1)).data(d);
+            case "immediate_se" -> RdmapEncoder.immediateDataWithSe(msn(c, 0, a), r.value(a, "imm", 1)).data(d);
             case "fetch_add", "cmp_swap" -> {
-                long id = value(s, a, "request-id", c.peekMsn(1));
-                AtomicRequest ar = new AtomicRequest(0, (int) value(s, a, "aopcode", op.equals("fetch_add")
-                        ? AtomicRequest.FETCH_ADD : AtomicRequest.CMP_SWAP), id, value(s, a, "stag", dutStag(s)),
-                        value(s, a, "to", dutTo(s)), value(s, a, "add", value(s, a, "swap", 1)),
-                        value(s, a, "mask", op.equals("fetch_add") ? 0 : -1L), value(s, a, "compare", 0),
-                        op.equals("fetch_add") ? -1L : value(s, a, "compare-mask", -1L));
+                long id = r.value(a, "request-id", c.peekMsn(1));
+                AtomicRequest ar = new AtomicRequest(0, (int) r.value(a, "aopcode", op.equals("fetch_add")
+                        ? AtomicRequest.FETCH_ADD : AtomicRequest.CMP_SWAP), id, r.value(a, "stag", dutStag(s)),
+                        r.value(a, "to", dutTo(s)), r.value(a, "add", r.value(a, "swap", 1)),
+                        r.value(a, "mask", op.equals("fetch_add") ? 0 : -1L), r.value(a, "compare", 0),
+                        op.equals("fetch_add") ? -1L : r.value(a, "compare-mask", -1L));
                 yield RdmapEncoder.atomicRequest(msn(c, 1, a), ar).data(d);
             }
             case "atomic_response" -> RdmapEncoder.atomicResponse(msn(c, 3, a),
-                    new AtomicResponse(value(s, a, "request-id", 1), value(s, a, "value", 0))).data(d);
+                    new AtomicResponse(r.value(a, "request-id", 1), r.value(a, "value", 0))).data(d);
             default -> throw new IllegalArgumentException("unknown opcode \"" + op + "\"");
         };
         if (a.has("opcode-value")) b.opcode(a.path("opcode-value").asInt());
@@ -295,14 +301,14 @@ final class DeclarativeScenario implements Scenario {
         if (a.has("tagged")) b.tagged(a.path("tagged").asBoolean());
         if (a.has("stag") && !op.equals("write") && !op.equals("read_response") && !op.startsWith("fetch")
                 && !op.startsWith("cmp")) {
-            b.stag(value(s, a, "stag", 0));
+            b.stag(r.value(a, "stag", 0));
         }
         if (a.has("to") && !op.equals("write") && !op.equals("read_response") && !op.startsWith("fetch")
                 && !op.startsWith("cmp")) {
-            b.to(value(s, a, "to", 0));
+            b.to(r.value(a, "to", 0));
         }
-        if (a.has("invalidate-stag") && !op.contains("inv")) b.invalidateStag(value(s, a, "invalidate-stag", 0));
-        List<DdpSegment> segs = RdmaSteps.CURRENT.get().segments(a, b.segments());
+        if (a.has("invalidate-stag") && !op.contains("inv")) b.invalidateStag(r.value(a, "invalidate-stag", 0));
+        List<DdpSegment> segs = RdmaSteps.segments(r, a, b.segments());
         FpduEncoder.Faults f = faults(a.path("faults"));
         for (DdpSegment seg : segs) {
             ByteBuffer u = seg.toByteBuffer();
@@ -312,7 +318,7 @@ final class DeclarativeScenario implements Scenario {
             cuts.add(all.size());
         }
         if ((op.equals("write") || op.equals("read_response")) && a.path("expect-placed").asBoolean(true)) {
-            placed(ctx, s, value(s, a, "to", dutTo(s)), data.length);
+            placed(ctx, s, r.value(a, "to", dutTo(s)), data.length);
         }
     }
 
@@ -350,44 +356,6 @@ final class DeclarativeScenario implements Scenario {
         return s.buffer() == null ? 0 : s.buffer().to();
     }
 
-    /**
-     * A number field: decimal, 0x hex, or an expression over the DUT buffer: "dut.stag", "dut.to", "dut.len",
-     * "dut.end" (to + len), joined by + and -, e.g. "dut.end-4", "dut.stag+1".
-     */
-    static long value(Session s, JsonNode a, String field, long dflt) {
-        JsonNode v = a.get(field);
-        if (v == null || v.isNull()) return dflt;
-        if (v.isNumber()) return v.asLong();
-        String e = v.asText().replace(" ", "");
-        if (e.equals("dut")) e = field.contains("stag") ? "dut.stag" : "dut.to";
-        long total = 0;
-        int sign = 1;
-        int i = 0;
-        while (i < e.length()) {
-            int j = i;
-            while (j < e.length() && e.charAt(j) != '+' && e.charAt(j) != '^' && (e.charAt(j) != '-' || j == i)) j++;
-            String term = e.substring(i, j);
-            long t;
-            Session.DutBuffer b = s.buffer();
-            t = switch (term) {
-                case "dut.stag" -> b == null ? 0 : b.stag();
-                case "dut.to" -> b == null ? 0 : b.to();
-                case "dut.len" -> b == null ? 0 : b.length();
-                case "dut.end" -> b == null ? 0 : b.to() + b.length();
-                default -> {
-                    Long named = RdmaSteps.term(term);
-                    if (named == null) named = RdmaSteps.mulpduTerm(term);
-                    yield named != null ? named : term.startsWith("0x") ? Long.parseUnsignedLong(term.substring(2), 16)
-                            : Long.parseLong(term);
-                }
-            };
-            total = sign == 2 ? total ^ t : total + sign * t;
-            if (j < e.length()) sign = e.charAt(j) == '-' ? -1 : e.charAt(j) == '^' ? 2 : 1;
-            i = j + 1;
-        }
-        return total;
-    }
-
     static FpduEncoder.Faults faults(JsonNode f) {
         FpduEncoder.Faults out = FpduEncoder.Faults.NONE;
         if (f.isMissingNode()) return out;
@@ -405,7 +373,9 @@ final class DeclarativeScenario implements Scenario {
     }
 
     /** Agent profile: the DUT's receive completion of the tester's Send. */
-    private static void checkRecv(ScenarioContext ctx, Session s, JsonNode a) throws Exception {
+    static void checkRecv(ScenarioRun r, JsonNode a) throws Exception {
+        ScenarioContext ctx = r.ctx();
+        Session s = r.session();
         AgentDut agent = ctx.agent();
         int qp = ctx.qp(s);
         if (qp < 0) {
@@ -456,7 +426,9 @@ final class DeclarativeScenario implements Scenario {
     }
 
     /** Agent profile: a control-protocol operation on the session's queue pair. */
-    private static void dutOp(ScenarioContext ctx, Session s, JsonNode a) throws Exception {
+    static void dutOp(ScenarioRun r, JsonNode a) throws Exception {
+        ScenarioContext ctx = r.ctx();
+        Session s = r.session();
         AgentDut agent = ctx.agent();
         ObjectNode req = ((ObjectNode) a.deepCopy());
         if (!req.has("qp") && ctx.qp(s) >= 0) req.put("qp", ctx.qp(s));
@@ -465,8 +437,7 @@ final class DeclarativeScenario implements Scenario {
         // on the wire, which the steps after judge
         boolean refusalOk = req.has("refusal-ok") && req.remove("refusal-ok").asBoolean();
         MpaSteps.substitute(req, s);
-        RdmaSteps rdma = RdmaSteps.CURRENT.get();
-        rdma.resolve(req);
+        r.resolve(req);
         for (int i = 0; i < times; i++) {
             ObjectNode one = req.deepCopy();
             try {
@@ -476,7 +447,7 @@ final class DeclarativeScenario implements Scenario {
                 ctx.note("the DUT refused " + one.path("op").asText() + " locally: " + e.getMessage());
                 return;
             }
-            rdma.afterDutOp(one);
+            RdmaSteps.afterDutOp(r, one);
         }
     }
 

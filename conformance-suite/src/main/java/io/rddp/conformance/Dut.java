@@ -19,6 +19,15 @@ public interface Dut extends Closeable {
     /** What the DUT can do: capability names as {@link ScenarioInfo#needs()} uses them. */
     Set<String> capabilities();
 
+    /**
+     * The payload of a Send of the tester's whose contents the scenario leaves open (a {@code send} step without
+     * {@code data}): a stock application may read some Sends as messages of its own, and the profile makes those valid
+     * ones (rping -s takes every 16-octet Send as a buffer advertisement). By default the pattern goes as it is.
+     */
+    default byte[] sendPayload(Session s, byte[] pattern) {
+        return pattern;
+    }
+
     /** One line about the DUT for the report (server, device, version). */
     String describe();
 

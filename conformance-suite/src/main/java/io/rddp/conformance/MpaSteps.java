@@ -101,81 +101,75 @@ final class MpaSteps {
 
     // ------------------------------------------------------------------ steps
 
-    /** Carries out {@code kind} if it is one of the MPA steps; false when it is not. */
-    static boolean step(DeclarativeScenario d, ScenarioContext ctx, Session s, String kind, JsonNode a)
-            throws Exception {
-        ScriptedConnection c = s.conn();
-        switch (kind) {
-            case "await-request" -> awaitRequest(ctx, s);
-            case "reply" -> sendReply(ctx, s, a, awaitRequest(ctx, s));
-            case "await-connect" -> {
-                boolean ok = ctx.qp(s) >= 0;
-                boolean wantFailed = "failed".equals(a.path("expect").asText("established"));
-                if (ok == wantFailed) {
-                    throw new Scenario.ScenarioFailure("the DUT's connect " + (wantFailed ? "succeeded" : "did not"
-                            + " succeed") + ": " + outcome(ctx, s));
-                }
-            }
-            case "check-mpa" -> {
-                MpaStartFrame f = c.awaitStartFrame(ctx.timeouts().connect());
-                if (a.path("if-accepted").asBoolean(false) && (f == null || f.reject())) break;
-                if (f == null) {
-                    throw new Scenario.ScenarioFailure("the DUT sent no MPA " + (c.dutActive() ? "Request" : "Reply"));
-                }
-                List<String> wrong = checkFrame(f, a, c.dutActive() ? MpaStartFrame.Kind.REQUEST
-                        : MpaStartFrame.Kind.REPLY);
-                if (!wrong.isEmpty()) {
-                    throw new Scenario.ScenarioFailure("the DUT's MPA " + (c.dutActive() ? "Request" : "Reply") + " "
-                            + String.join("; ", wrong) + " (" + f + ")");
-                }
-            }
-            case "check-qp" -> checkQp(ctx, s, a);
-            case "skip-unless-mpa" -> {
-                // a scenario for one outcome of the negotiation: other DUTs are not supported there
-                MpaStartFrame f = c.awaitStartFrame(ctx.timeouts().connect());
-                List<String> wrong = f == null ? List.of("none came") : checkFrame(f, a, f.kind());
-                if (!wrong.isEmpty()) {
-                    throw new Scenario.Skip("the scenario needs a DUT whose MPA frame " + a + "; its frame "
-                            + String.join("; ", wrong), true);
-                }
-            }
-            case "expect-silence" -> {
-                long before = c.dutBytes();
-                // "quiet": the quiet timeout (scaled with the others); or milliseconds
-                Thread.sleep(a.isTextual() && a.asText().equals("quiet") ? ctx.timeouts().quiet()
-                        : Math.min(a.asLong(), 5000));
-                if (c.dutBytes() > before) {
-                    throw new Scenario.ScenarioFailure("the DUT sent " + (c.dutBytes() - before)
-                            + " octets where it had to stay silent");
-                }
-            }
-            case "send-rest" -> {
-                byte[] rest = takeStash(c);
-                if (rest == null) throw new IllegalArgumentException("send-rest without a send that stopped early");
-                c.write(rest);
-            }
-            case "check-mem" -> checkMem(ctx, s, a);
-            case "tester-stag" -> c.testerStag(DeclarativeScenario.value(s, a, "stag", 0),
-                    DeclarativeScenario.value(s, a, "to", 0), DeclarativeScenario.value(s, a, "length", 4096),
-                    java.util.EnumSet.of(io.rddp.sink.StagRegistration.Access.READ,
-                            io.rddp.sink.StagRegistration.Access.WRITE));
-            case "rtr" -> rtr(ctx, s, a);
-            case "answer-rtr" -> answerRtr(ctx, s);
-            case "expect-pdu" -> expectPdu(ctx, s, a);
-            case "check-fpdus" -> checkFpdus(ctx, s, a);
-            case "together" -> {
-                c.hold();
-                try {
-                    for (JsonNode inner : a) d.step(ctx, s, inner);
-                } finally {
-                    c.release();
-                }
-            }
-            default -> {
-                return false;
-            }
+    /** DUT-active: waits for the DUT's MPA Request. */
+    static void awaitRequest(ScenarioRun r, JsonNode a) throws Exception {
+        awaitRequest(r.ctx(), r.session());
+    }
+
+    /** DUT-active: the tester's Reply to the DUT's Request, as {@code a} describes it. */
+    static void reply(ScenarioRun r, JsonNode a) throws Exception {
+        sendReply(r.ctx(), r.session(), a, awaitRequest(r.ctx(), r.session()));
+    }
+
+    /** DUT-active: the DUT's connect returned as {@code expect} says (default established). */
+    static void awaitConnect(ScenarioRun r, JsonNode a) throws Exception {
+        boolean ok = r.ctx().qp(r.session()) >= 0;
+        boolean wantFailed = "failed".equals(a.path("expect").asText("established"));
+        if (ok == wantFailed) {
+            throw new Scenario.ScenarioFailure("the DUT's connect " + (wantFailed ? "succeeded" : "did not"
+                    + " succeed") + ": " + outcome(r.ctx(), r.session()));
         }
-        return true;
+    }
+
+    /** The DUT's start frame (its Reply, or its Request when DUT-active) has the fields {@code a} names. */
+    static void checkMpa(ScenarioRun r, JsonNode a) throws Exception {
+        ScriptedConnection c = r.conn();
+        MpaStartFrame f = c.awaitStartFrame(r.ctx().timeouts().connect());
+        if (a.path("if-accepted").asBoolean(false) && (f == null || f.reject())) return;
+        if (f == null) {
+            throw new Scenario.ScenarioFailure("the DUT sent no MPA " + (c.dutActive() ? "Request" : "Reply"));
+        }
+        List<String> wrong = checkFrame(f, a, c.dutActive() ? MpaStartFrame.Kind.REQUEST : MpaStartFrame.Kind.REPLY);
+        if (!wrong.isEmpty()) {
+            throw new Scenario.ScenarioFailure("the DUT's MPA " + (c.dutActive() ? "Request" : "Reply") + " "
+                    + String.join("; ", wrong) + " (" + f + ")");
+        }
+    }
+
+    /** A scenario for one outcome of the negotiation: a DUT whose frame differs is not supported there. */
+    static void skipUnlessMpa(ScenarioRun r, JsonNode a) throws Exception {
+        MpaStartFrame f = r.conn().awaitStartFrame(r.ctx().timeouts().connect());
+        List<String> wrong = f == null ? List.of("none came") : checkFrame(f, a, f.kind());
+        if (!wrong.isEmpty()) {
+            throw new Scenario.Skip("the scenario needs a DUT whose MPA frame " + a + "; its frame "
+                    + String.join("; ", wrong), true);
+        }
+    }
+
+    /** No octet at all from the DUT for {@code ms}, or the quiet time ("quiet", scaled with the others). */
+    static void expectSilence(ScenarioRun r, JsonNode a) throws Exception {
+        ScriptedConnection c = r.conn();
+        long before = c.dutBytes();
+        Thread.sleep(a.isTextual() && a.asText().equals("quiet") ? r.ctx().timeouts().quiet()
+                : Math.min(a.asLong(), 5000));
+        if (c.dutBytes() > before) {
+            throw new Scenario.ScenarioFailure("the DUT sent " + (c.dutBytes() - before)
+                    + " octets where it had to stay silent");
+        }
+    }
+
+    /** The octets a {@code send} with {@code tcp: {stop-before: n}} held back. */
+    static void sendRest(ScenarioRun r, JsonNode a) throws Exception {
+        byte[] rest = r.takeStash();
+        if (rest == null) throw new IllegalArgumentException("send-rest without a send that stopped early");
+        r.conn().write(rest);
+    }
+
+    /** An STag of the tester's the DUT will access: its RDMA Writes and Read Requests are judged in bounds. */
+    static void testerStag(ScenarioRun r, JsonNode a) {
+        r.conn().testerStag(r.value(a, "stag", 0), r.value(a, "to", 0), r.value(a, "length", 4096),
+                java.util.EnumSet.of(io.rddp.sink.StagRegistration.Access.READ,
+                        io.rddp.sink.StagRegistration.Access.WRITE));
     }
 
     /** The DUT's MPA Request of a DUT-active session. */
@@ -192,10 +186,10 @@ final class MpaSteps {
      * A {@code start} step with {@code tcp} cuts: the Request goes out in pieces, and the DUT must not answer before
      * the last one (RFC 5044 §7.1.2: the Responder waits until a Request "is received and validated").
      */
-    static void start(ScenarioContext ctx, Session s, JsonNode a) throws Exception {
+    static void start(ScenarioRun r, JsonNode a) throws Exception {
         MpaStartFrame f = DeclarativeScenario.startFrame(a, true);
-        writeFrame(s.conn(), f, a);
-        if (a.path("full-operation").asBoolean(false)) s.conn().fullOperation(f.crc(), false);
+        writeFrame(r.conn(), f, a);
+        if (a.path("full-operation").asBoolean(false)) r.conn().fullOperation(f.crc(), false);
     }
 
     /** The tester's MPA Reply to the DUT's {@code request}, as {@code a} describes it; returns what was sent. */
@@ -393,7 +387,9 @@ final class MpaSteps {
      * {@code crc}, {@code markers-rx}, {@code markers-tx}, {@code rtr}, and {@code state}. A value the DUT does not
      * report makes the scenario not supported there.
      */
-    private static void checkQp(ScenarioContext ctx, Session s, JsonNode a) throws Exception {
+    static void checkQp(ScenarioRun run, JsonNode a) throws Exception {
+        ScenarioContext ctx = run.ctx();
+        Session s = run.session();
         AgentDut agent = ctx.agent();
         int qp = ctx.qp(s);
         if (qp < 0 && a.path("if-established").asBoolean(false)) return;
@@ -434,18 +430,6 @@ final class MpaSteps {
 
     // ------------------------------------------------------------------ helpers of the steps above
 
-    private static final java.util.Map<ScriptedConnection, byte[]> STASH =
-            java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
-
-    /** Octets a {@code send} with {@code tcp: {stop-before: n}} held back, for {@code send-rest}. */
-    static void stash(ScriptedConnection c, byte[] rest) {
-        STASH.put(c, rest);
-    }
-
-    private static byte[] takeStash(ScriptedConnection c) {
-        return STASH.remove(c);
-    }
-
     /** In a {@code dut} request: "dut.mr" (the session buffer's region), "dut.stag", "dut.to" anywhere in it. */
     static void substitute(ObjectNode req, Session s) {
         var it = req.fields();
@@ -468,41 +452,12 @@ final class MpaSteps {
     }
 
     /**
-     * Agent profile: octets of the session buffer now ({@code read_mem}) against {@code data} (hex) or, with
-     * {@code canary: true}, the canary it was filled with (nothing placed there yet).
-     */
-    private static void checkMem(ScenarioContext ctx, Session s, JsonNode a) throws Exception {
-        AgentDut agent = ctx.agent();
-        Session.DutBuffer b = s.buffer();
-        if (b == null || b.mr() < 0) throw new IllegalArgumentException("check-mem needs the session buffer");
-        int off = a.path("offset").asInt(0), len = a.path("length").asInt(a.has("data")
-                ? a.path("data").asText().length() / 2 : 64);
-        String got = agent.control().call(ControlClient.request("read_mem").put("mr", b.mr()).put("offset", off)
-                .put("length", len)).path("data").asText();
-        String want;
-        if (a.path("canary").asBoolean(false)) {
-            StringBuilder sb = new StringBuilder();
-            for (int i = 0; i < len; i++) {
-                int at = (off + i) % (Setup.CANARY.length() / 2);
-                sb.append(Setup.CANARY, 2 * at, 2 * at + 2);
-            }
-            want = sb.toString();
-        } else {
-            want = a.path("data").asText();
-        }
-        if (!got.equals(want)) {
-            throw new Scenario.ScenarioFailure("the DUT buffer holds " + got + " at offset " + off + ", expected "
-                    + (a.path("canary").asBoolean(false) ? "the canary (nothing placed yet)" : want));
-        }
-    }
-
-    /**
      * The tester as peer-to-peer Initiator sends the RTR indication its Request offered and the DUT's Reply named
      * (RFC 6581 §9.2), preferring {@code prefer} (default write, send, read): a zero-length RDMA Write (STag 0, TO 0),
      * zero-length Send, or zero-length RDMA Read Request (sink STag 0x12345678).
      */
-    private static void rtr(ScenarioContext ctx, Session s, JsonNode a) throws Exception {
-        ScriptedConnection c = s.conn();
+    static void rtr(ScenarioRun r, JsonNode a) throws Exception {
+        ScriptedConnection c = r.conn();
         MpaStartFrame reply = c.peerStartFrame();
         if (reply == null || reply.enhanced() == null || !reply.enhanced().peerToPeer()) {
             throw new Scenario.ScenarioFailure("the DUT's MPA Reply does not accept the peer-to-peer model");
@@ -540,9 +495,9 @@ final class MpaSteps {
      * The tester as peer-to-peer Responder answers the DUT's RTR indication when it is a zero-length RDMA Read
      * Request (RFC 5040 §5.2.1: "MUST respond with a zero-length RDMA Read Response Message").
      */
-    private static void answerRtr(ScenarioContext ctx, Session s) throws Exception {
-        ScriptedConnection c = s.conn();
-        c.awaitFpdus(1, ctx.timeouts().reaction());
+    static void answerRtr(ScenarioRun r, JsonNode a) throws Exception {
+        ScriptedConnection c = r.conn();
+        c.awaitFpdus(1, r.ctx().timeouts().reaction());
         for (ScriptedConnection.DutPdu p : c.dutPdus()) {
             if (p.start() != null) continue;
             if (p.rdmap() != null && p.rdmap().body() instanceof io.rddp.rdmap.ReadRequest rr && rr.size() == 0) {
@@ -558,18 +513,19 @@ final class MpaSteps {
      * read_response, write, send, terminate) and, when given, {@code stag}, {@code to}, {@code length} (payload
      * octets), {@code last}; {@code first: true} asks that it be the DUT's first FPDU.
      */
-    private static void expectPdu(ScenarioContext ctx, Session s, JsonNode a) throws Exception {
-        ScriptedConnection c = s.conn();
-        String op = a.path("opcode").asText();
+    static void expectPdu(ScenarioRun r, JsonNode a) throws Exception {
+        ScenarioContext ctx = r.ctx();
+        ScriptedConnection c = r.conn();
+        io.rddp.rdmap.Opcode op = RdmaSteps.opcode(a.path("opcode").asText());
         java.util.function.Predicate<ScriptedConnection.DutPdu> match = p -> {
             if (p.segment() == null || p.rdmap() == null || p.rdmap().opcode() == null) return false;
-            if (!opcodeName(p.rdmap().opcode()).equals(op)) return false;
+            if (p.rdmap().opcode() != op) return false;
             var h = p.segment().header();
             if (a.has("last") && h.last() != a.path("last").asBoolean()) return false;
             if (a.has("length") && p.segment().payloadLength() != a.path("length").asInt()) return false;
             if (h instanceof io.rddp.ddp.TaggedHeader t) {
-                if (a.has("stag") && t.stag() != DeclarativeScenario.value(s, a, "stag", 0)) return false;
-                if (a.has("to") && t.to() != DeclarativeScenario.value(s, a, "to", 0)) return false;
+                if (a.has("stag") && t.stag() != r.value(a, "stag", 0)) return false;
+                if (a.has("to") && t.to() != r.value(a, "to", 0)) return false;
             } else if (a.has("stag") || a.has("to")) {
                 return false;
             }
@@ -593,23 +549,24 @@ final class MpaSteps {
      * of each of them: at most {@code max-ulpdu}, and at least {@code min-ulpdu-nonfinal} for every segment of a
      * message but its last (RFC 5044 §3: MULPDU lies between 128 and 64768 octets).
      */
-    private static void checkFpdus(ScenarioContext ctx, Session s, JsonNode a) throws Exception {
-        ScriptedConnection c = s.conn();
-        String op = a.path("opcode").asText();
+    static void checkFpdus(ScenarioRun r, JsonNode a) throws Exception {
+        ScenarioContext ctx = r.ctx();
+        ScriptedConnection c = r.conn();
+        io.rddp.rdmap.Opcode op = RdmaSteps.opcode(a.path("opcode").asText());
         long total = a.path("total").asLong(0);
         java.util.function.Function<ScriptedConnection, Long> sent = x -> x.dutPdus().stream()
                 .filter(p -> p.segment() != null && p.rdmap() != null && p.rdmap().opcode() != null
-                        && opcodeName(p.rdmap().opcode()).equals(op))
+                        && p.rdmap().opcode() == op)
                 .mapToLong(p -> p.segment().payloadLength()).sum();
         if (!c.await(x -> sent.apply(x) >= total || x.peerClose() != Link.PeerClose.OPEN,
                 ctx.timeouts().reaction())) {
             throw new Scenario.ScenarioFailure("the DUT sent " + sent.apply(c) + " of " + total + " octets of "
-                    + op + " within " + ctx.timeouts().reaction() + " ms");
+                    + a.path("opcode").asText() + " within " + ctx.timeouts().reaction() + " ms");
         }
         List<String> wrong = new ArrayList<>();
         for (ScriptedConnection.DutPdu p : c.dutPdus()) {
             if (p.segment() == null || p.rdmap() == null || p.rdmap().opcode() == null
-                    || !opcodeName(p.rdmap().opcode()).equals(op)) {
+                    || p.rdmap().opcode() != op) {
                 continue;
             }
             int ulpdu = p.segment().length();

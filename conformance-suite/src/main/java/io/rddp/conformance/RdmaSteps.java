@@ -2,7 +2,6 @@ package io.rddp.conformance;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.databind.node.TextNode;
 import io.rddp.ddp.DdpHeader;
 import io.rddp.ddp.DdpSegment;
 import io.rddp.ddp.TaggedHeader;
@@ -25,7 +24,6 @@ import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.HexFormat;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,54 +33,16 @@ import java.util.Set;
  * The declarative format's additions for DDP, RDMAP, RFC 7306 and RFC 5042 scenarios (documented in the README of
  * the scenarios folder): DUT buffers of their own (other protection domains, other rights), the tester's own
  * advertised buffer, answers to the DUT's RDMA Read and Atomic Requests, and checks of what the DUT delivered,
- * completed, placed and sent. One instance per run of a declarative scenario; {@link DeclarativeScenario} hands it the
- * steps it does not know and asks it about names in value expressions ({@code other.stag}, {@code tester.to}).
+ * completed, placed and sent. Stateless: what a run remembers (named buffers, requests answered, the last segment
+ * sent) is its {@link ScenarioRun}; the {@link StepRegistry} maps the step names to these handlers.
  */
 final class RdmaSteps {
-
-    /** The run in progress on this thread (a scenario runs on one thread), for value expressions. */
-    static final ThreadLocal<RdmaSteps> CURRENT = new ThreadLocal<>();
 
     /** Octets of memory read back per control call (a response line stays far under 1 MiB of hex). */
     private static final int MEM_CHUNK = 256 * 1024;
     private static final String DEFAULT_FILL = Setup.CANARY;
 
-    /**
-     * A named buffer: the DUT's (registered through the control channel) or the tester's own.
-     *
-     * @param mr          the DUT region id, or -1 (the tester's)
-     * @param otherDomain registered in another protection domain than the connection's
-     * @param fill        what it was filled with
-     */
-    record Named(String name, long stag, long to, int length, int mr, boolean otherDomain, byte[] fill) {
-    }
-
-    /** Runs one step of the declarative format (for steps nested in agent-only, rping-only, together). */
-    interface Runner {
-        void step(JsonNode step) throws Exception;
-    }
-
-    private final ScenarioContext ctx;
-    private final Session session;
-    private final JsonNode spec;
-    private final Runner runner;
-    private long receivesPosted;
-    private final Map<String, Named> buffers = new LinkedHashMap<>();
-    private Named tester;
-    private byte[] testerData = new byte[0];
-    private int readsAnswered, atomicsAnswered;
-    private DdpSegment lastSent;
-
-    RdmaSteps(ScenarioContext ctx, Session session, JsonNode spec, Runner runner) {
-        this.ctx = ctx;
-        this.session = session;
-        this.spec = spec;
-        this.runner = runner;
-        this.receivesPosted = Math.max(0, session.receives());
-    }
-
-    private ScriptedConnection conn() {
-        return session.conn();
+    private RdmaSteps() {
     }
 
     // ------------------------------------------------------------------ buffers
@@ -92,14 +52,14 @@ final class RdmaSteps {
      * {@code pd: 0} (default) is the connection's domain, any other label a domain of its own (alloc_pd), shared by
      * the buffers with the same label.
      */
-    void prepare() throws Exception {
-        JsonNode list = spec.path("buffers");
+    static void registerBuffers(ScenarioRun r) throws Exception {
+        JsonNode list = r.spec().path("buffers");
         if (list.size() == 0) return;
-        AgentDut agent = ctx.agent();
+        AgentDut agent = r.ctx().agent();
         Map<String, Integer> pds = new HashMap<>();
         for (JsonNode b : list) {
             String name = b.path("name").asText();
-            if (name.isEmpty() || name.equals("dut") || name.equals("tester") || buffers.containsKey(name)) {
+            if (name.isEmpty() || name.equals("dut") || name.equals("tester") || r.hasBuffer(name)) {
                 throw new IllegalArgumentException("buffer name \"" + name + "\" is missing, reserved or repeated");
             }
             String pdLabel = b.path("pd").asText("0");
@@ -123,56 +83,18 @@ final class RdmaSteps {
             }
             if (pd != 0) reg.put("pd", pd);
             JsonNode mr = agent.control().call(reg);
-            Named n = new Named(name, mr.path("stag").asLong(), Long.parseUnsignedLong(mr.path("to").asText()
-                    .substring(2), 16), mr.path("length").asInt(), mr.path("mr").asInt(), pd != 0,
-                    HexFormat.of().parseHex(fill));
-            buffers.put(name, n);
-            if (n.otherDomain()) conn().dutStagOtherDomain(n.stag(), n.to(), n.length(), AgentDut.rights(rights));
-            else conn().dutStag(n.stag(), n.to(), n.length(), AgentDut.rights(rights));
+            long to = Long.parseUnsignedLong(mr.path("to").asText().substring(2), 16);
+            NamedBuffer n = new NamedBuffer(name, mr.path("stag").asLong(), to, mr.path("length").asInt(),
+                    mr.path("mr").asInt(), pd != 0, HexFormat.of().parseHex(fill));
+            r.addBuffer(n);
+            if (n.otherDomain()) r.conn().dutStagOtherDomain(n.stag(), n.to(), n.length(), AgentDut.rights(rights));
+            else r.conn().dutStag(n.stag(), n.to(), n.length(), AgentDut.rights(rights));
         }
     }
 
-    /** The value of {@code name.field} (stag, to, len, end, mr) for the buffers this class knows, or null. */
-    static Long term(String t) {
-        RdmaSteps r = CURRENT.get();
-        int dot = t.indexOf('.');
-        if (r == null || dot < 0) return null;
-        String name = t.substring(0, dot), field = t.substring(dot + 1);
-        Named n = r.named(name);
-        if (n == null) return null;
-        return switch (field) {
-            case "stag" -> n.stag();
-            case "to" -> n.to();
-            case "len" -> (long) n.length();
-            case "end" -> n.to() + n.length();
-            case "mr" -> (long) n.mr();
-            default -> throw new IllegalArgumentException("unknown field \"" + field + "\" of buffer " + name
-                    + " (stag, to, len, end, mr)");
-        };
-    }
-
-    /** "mulpdu" terms: the largest payload one tagged (mulpdu) or untagged (mulpdu.untagged) segment carries. */
-    static Long mulpduTerm(String t) {
-        RdmaSteps r = CURRENT.get();
-        if (r == null) return null;
-        if (t.equals("mulpdu")) return (long) r.conn().mulpdu(1460) - DdpHeader.TAGGED_LENGTH;
-        if (t.equals("mulpdu.untagged")) return (long) r.conn().mulpdu(1460) - DdpHeader.UNTAGGED_LENGTH;
-        return null;
-    }
-
-    private Named named(String name) {
-        if (name.equals("tester")) return tester;
-        if (name.equals("dut")) {
-            Session.DutBuffer b = session.buffer();
-            return b == null ? null : new Named("dut", b.stag(), b.to(), b.length(), b.mr(), false,
-                    HexFormat.of().parseHex(Setup.CANARY));
-        }
-        return buffers.get(name);
-    }
-
-    private Named buffer(JsonNode a) {
+    private static NamedBuffer buffer(ScenarioRun r, JsonNode a) {
         String name = a.path("buffer").asText("dut");
-        Named n = named(name);
+        NamedBuffer n = r.named(name);
         if (n == null) throw new IllegalArgumentException("no buffer \"" + name + "\" in this scenario");
         return n;
     }
@@ -185,19 +107,20 @@ final class RdmaSteps {
     }
 
     /** Expected octets from {@code data} (hex) or {@code length} (the standard pattern), or null when neither. */
-    private byte[] expected(JsonNode a) {
+    private static byte[] expected(ScenarioRun r, JsonNode a) {
         if (a.has("data")) return HexFormat.of().parseHex(a.path("data").asText().replace(" ", ""));
-        if (a.has("pattern")) return pattern((int) DeclarativeScenario.value(session, a, "pattern", 0));
+        if (a.has("pattern")) return pattern((int) r.value(a, "pattern", 0));
         return null;
     }
 
     // ------------------------------------------------------------------ send hooks
 
     /** The Terminate a {@code send: {opcode: terminate}} carries: layer/etype/code, M/D/R, reserved, copied header. */
-    Terminate terminate(JsonNode a) {
+    static Terminate terminate(ScenarioRun r, JsonNode a) {
         int layer = a.path("layer").asInt(0), etype = a.path("etype").asInt(2), code = a.path("code").asInt(7);
         int reserved = a.path("term-reserved").asInt(0);
         if (a.path("terminated").asText("").equals("previous")) {
+            DdpSegment lastSent = r.lastSent();
             if (lastSent == null) throw new IllegalArgumentException("terminated: previous, but nothing was sent");
             return new Terminate(layer, etype, code, a.path("m").asBoolean(true), true, false, reserved,
                     lastSent.length(), lastSent.header(), null);
@@ -211,7 +134,7 @@ final class RdmaSteps {
      * (RFC 5041 §5.3 only says SHOULD about the order); the last segment sent is remembered for
      * {@code terminated: previous}.
      */
-    List<DdpSegment> segments(JsonNode a, List<DdpSegment> segs) {
+    static List<DdpSegment> segments(ScenarioRun r, JsonNode a, List<DdpSegment> segs) {
         List<DdpSegment> out = segs;
         if (a.path("order").asText("").equals("reverse") && segs.size() > 1) {
             boolean last = segs.get(segs.size() - 1).header().last();
@@ -221,119 +144,71 @@ final class RdmaSteps {
                 out.add(new DdpSegment(s.header().withLast(i == 0 && last), s.payload()));
             }
         }
-        if (!out.isEmpty()) lastSent = out.get(out.size() - 1);
+        if (!out.isEmpty()) r.sent(out.get(out.size() - 1));
         return out;
     }
 
     // ------------------------------------------------------------------ control-protocol hooks
 
-    /** Replaces value expressions ("dut.stag", "other.mr", "tester.to+8") in a control request, at any depth. */
-    void resolve(ObjectNode req) {
-        Iterator<Map.Entry<String, JsonNode>> it = req.fields();
-        List<Map.Entry<String, JsonNode>> fields = new ArrayList<>();
-        it.forEachRemaining(fields::add);
-        for (Map.Entry<String, JsonNode> f : fields) {
-            JsonNode v = f.getValue();
-            if (v instanceof ObjectNode o) {
-                resolve(o);
-            } else if (v.isTextual() && isExpression(v.asText())) {
-                long x = DeclarativeScenario.value(session, req, f.getKey(), 0);
-                if (f.getKey().equals("to") || f.getKey().equals("imm") || f.getKey().equals("add")
-                        || f.getKey().equals("compare") || f.getKey().equals("swap")) {
-                    req.set(f.getKey(), new TextNode(io.rddp.dut.Values.hex64(x)));
-                } else {
-                    req.put(f.getKey(), x);
-                }
-            }
-        }
-    }
-
-    private boolean isExpression(String v) {
-        String e = v.replace(" ", "");
-        if (e.startsWith("mulpdu")) return true;
-        int dot = e.indexOf('.');
-        if (dot <= 0) return false;
-        String name = e.substring(0, dot);
-        return name.equals("dut") || name.equals("mulpdu") || name.equals("tester") || buffers.containsKey(name);
-    }
-
     /** After a control request: what it changed that the judge must know (revoked STags). */
-    void afterDutOp(ObjectNode req) {
+    static void afterDutOp(ScenarioRun r, ObjectNode req) {
         String op = req.path("op").asText();
         switch (op) {
             case "deregister" -> {
                 long mr = req.path("mr").asLong(-1);
-                for (Named n : allDutBuffers()) if (n.mr() == mr) conn().revokeDutStag(n.stag());
+                for (NamedBuffer n : r.dutBuffers()) if (n.mr() == mr) r.conn().revokeDutStag(n.stag());
             }
-            case "invalidate" -> conn().revokeDutStag(req.path("stag").asLong());
+            case "invalidate" -> r.conn().revokeDutStag(req.path("stag").asLong());
             case "post_recv" -> {
                 // the judge learns of the receives (RFC 5041 §7.1 untagged checks 2-5): MSNs 1..n take them
-                receivesPosted += req.path("count").asLong(1);
-                conn().dutReceives(receivesPosted, req.path("length").asLong());
+                r.conn().dutReceives(r.postReceives(req.path("count").asLong(1)), req.path("length").asLong());
             }
             case "post_send" -> {
                 if (req.path("opcode").asText().equals("local_inv")) {
-                    conn().revokeDutStag(req.path("invalidate_stag").asLong());
+                    r.conn().revokeDutStag(req.path("invalidate_stag").asLong());
                 }
             }
             default -> {
             }
         }
-    }
-
-    private List<Named> allDutBuffers() {
-        List<Named> out = new ArrayList<>(buffers.values());
-        Named d = named("dut");
-        if (d != null) out.add(d);
-        return out;
     }
 
     // ------------------------------------------------------------------ steps
 
-    /** Carries out {@code kind}; false when it is not one of these steps. */
-    boolean step(String kind, JsonNode a) throws Exception {
-        switch (kind) {
-            case "agent-only", "rping-only" -> {
-                boolean agent = ctx.dut() instanceof AgentDut;
-                if (agent == kind.equals("agent-only")) for (JsonNode st : a) runner.step(st);
-            }
-            case "together" -> {
-                conn().hold();
-                try {
-                    for (JsonNode st : a) runner.step(st);
-                } finally {
-                    conn().release();
-                }
-            }
-            case "tester-buffer" -> testerBuffer(a);
-            case "answer-reads" -> answerReads(a);
-            case "answer-atomics" -> answerAtomics(a);
-            case "await-terminate" -> awaitTerminate();
-            case "expect-close" -> {
-                if (!conn().awaitClose(ctx.timeouts().reaction())) {
-                    fail("the DUT did not close the connection within " + ctx.timeouts().reaction() + " ms");
-                }
-                if (a.path("fin").asBoolean(false) && conn().peerClose() == Link.PeerClose.RST) {
-                    fail("the DUT reset the connection where it had to close its half gracefully (FIN)");
-                }
-            }
-            case "expect-pdus" -> expectPdus(a);
-            case "check-terminate" -> checkTerminate(a);
-            case "expect-no-pdu" -> expectNoPdu(a);
-            case "check-wc" -> checkWc(a);
-            case "check-no-wc" -> checkNoWc(a);
-            case "check-mem" -> checkMem(a);
-            case "check-read-response" -> checkReadResponse(a);
-            case "check-atomic" -> checkAtomic(a);
-            case "check-dut-message" -> checkDutMessage(a);
-            case "check-event" -> checkEvent(a);
-            case "allow-placement" -> ctx.allowPlacement(DeclarativeScenario.value(session, a, "offset", 0),
-                    DeclarativeScenario.value(session, a, "length", 0));
-            default -> {
-                return false;
-            }
+    /**
+     * The nested steps, only with a DUT control channel ({@code agent-only}) or only without ({@code rping-only}):
+     * the capability "control" the profile declares, as {@code needs: [control]} uses it.
+     */
+    static StepHandler onlyIf(boolean control) {
+        return (r, a) -> {
+            if (r.ctx().dut().capabilities().contains("control") == control) r.steps(a);
+        };
+    }
+
+    /** The nested steps' octets go out in one TCP write (several FPDUs, or a start frame and an FPDU, in a segment). */
+    static void together(ScenarioRun r, JsonNode a) throws Exception {
+        r.conn().hold();
+        try {
+            r.steps(a);
+        } finally {
+            r.conn().release();
         }
-        return true;
+    }
+
+    /** The DUT must close the connection within the reaction time ({@code fin: true}: gracefully, not by a reset). */
+    static void expectClose(ScenarioRun r, JsonNode a) throws Exception {
+        ScriptedConnection c = r.conn();
+        if (!c.awaitClose(r.ctx().timeouts().reaction())) {
+            fail("the DUT did not close the connection within " + r.ctx().timeouts().reaction() + " ms");
+        }
+        if (a.path("fin").asBoolean(false) && c.peerClose() == Link.PeerClose.RST) {
+            fail("the DUT reset the connection where it had to close its half gracefully (FIN)");
+        }
+    }
+
+    /** Octets of the DUT buffer the scenario may change (the canary check). */
+    static void allowPlacement(ScenarioRun r, JsonNode a) {
+        r.ctx().allowPlacement(r.value(a, "offset", 0), r.value(a, "length", 0));
     }
 
     private static void fail(String why) throws Scenario.ScenarioFailure {
@@ -341,12 +216,12 @@ final class RdmaSteps {
     }
 
     /** The tester's own buffer, advertised to the DUT's ULP by the scenario: DUT Writes, Reads and Atomics aim at it. */
-    private void testerBuffer(JsonNode a) {
-        int length = a.path("length").asInt(4096);
-        long stag = DeclarativeScenario.value(session, a, "stag", 0x7E57_0010L);
-        long to = DeclarativeScenario.value(session, a, "to", 0x40_0000L);
+    static void testerBuffer(ScenarioRun r, JsonNode a) {
+        int length = (int) r.value(a, "length", 4096);
+        long stag = r.value(a, "stag", 0x7E57_0010L);
+        long to = r.value(a, "to", 0x40_0000L);
         byte[] data = a.has("data") ? HexFormat.of().parseHex(a.path("data").asText()) : pattern(length);
-        testerData = Arrays.copyOf(data, length);
+        byte[] testerData = Arrays.copyOf(data, length);
         Set<StagRegistration.Access> rights = EnumSet.noneOf(StagRegistration.Access.class);
         if (a.has("access")) {
             for (JsonNode x : a.path("access")) rights.add(StagRegistration.Access.valueOf(x.asText().toUpperCase(
@@ -354,8 +229,8 @@ final class RdmaSteps {
         } else {
             rights.addAll(EnumSet.allOf(StagRegistration.Access.class));
         }
-        tester = new Named("tester", stag, to, length, -1, false, testerData);
-        conn().testerStag(stag, to, length, rights);
+        r.testerBuffer(new NamedBuffer("tester", stag, to, length, -1, false, testerData), testerData);
+        r.conn().testerStag(stag, to, length, rights);
     }
 
     /** DUT PDUs of one opcode, in wire order. */
@@ -379,17 +254,19 @@ final class RdmaSteps {
      * and "sink.to" meaning the request's), {@code extra} octets more or {@code short} fewer than asked,
      * {@code qn}/{@code tagged} for malformed answers.
      */
-    private void answerReads(JsonNode a) throws Exception {
+    static void answerReads(ScenarioRun r, JsonNode a) throws Exception {
         int n = a.path("count").asInt(1);
-        int want = readsAnswered + n;
-        ScriptedConnection c = conn();
-        if (!c.await(x -> count(x, Opcode.RDMA_READ_REQUEST) >= want || gone(x), ctx.timeouts().reaction())
+        int want = r.readsAnswered() + n;
+        ScriptedConnection c = r.conn();
+        if (!c.await(x -> count(x, Opcode.RDMA_READ_REQUEST) >= want || gone(x), r.ctx().timeouts().reaction())
                 || count(c, Opcode.RDMA_READ_REQUEST) < want) {
             fail("the DUT sent " + count(c, Opcode.RDMA_READ_REQUEST) + " RDMA Read Requests, " + want
                     + " were expected");
         }
         List<ScriptedConnection.DutPdu> reqs = pdus(c, Opcode.RDMA_READ_REQUEST);
-        for (int i = readsAnswered; i < want; i++) {
+        NamedBuffer tester = r.tester();
+        byte[] testerData = r.testerData();
+        for (int i = r.readsAnswered(); i < want; i++) {
             ReadRequest rr = (ReadRequest) reqs.get(i).rdmap().body();
             long size = rr.size() + a.path("extra").asInt(0) - a.path("short").asInt(0);
             long off = rr.sourceTo() - (tester == null ? 0 : tester.to());
@@ -398,63 +275,63 @@ final class RdmaSteps {
                 long at = off + k;
                 data[k] = at >= 0 && at < testerData.length ? testerData[(int) at] : 0;
             }
-            long stag = a.has("stag") ? sinkValue(a, "stag", rr) : rr.sinkStag();
-            long to = a.has("to") ? sinkValue(a, "to", rr) : rr.sinkTo();
+            long stag = a.has("stag") ? sinkValue(r, a, "stag", rr) : rr.sinkStag();
+            long to = a.has("to") ? sinkValue(r, a, "to", rr) : rr.sinkTo();
             RdmapEncoder.Builder b = RdmapEncoder.readResponse(stag, to, ByteBuffer.wrap(data),
                     a.has("mulpdu") ? a.path("mulpdu").asInt() : c.mulpdu(1460));
             if (a.has("qn")) b.qn(a.path("qn").asLong());
             if (a.has("tagged")) b.tagged(a.path("tagged").asBoolean());
             c.send(b);
         }
-        readsAnswered = want;
+        r.readsAnswered(want);
     }
 
-    private long sinkValue(JsonNode a, String field, ReadRequest rr) {
+    private static long sinkValue(ScenarioRun r, JsonNode a, String field, ReadRequest rr) {
         String e = a.path(field).asText().replace(" ", "");
         e = e.replace("sink.stag", Long.toString(rr.sinkStag())).replace("sink.to", Long.toUnsignedString(rr.sinkTo()));
         ObjectNode tmp = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
         tmp.put(field, e);
-        return DeclarativeScenario.value(session, tmp, field, 0);
+        return r.value(tmp, field, 0);
     }
 
     /**
      * Answers the DUT's next {@code count} Atomic Requests (RFC 7306 §5.2.2: QN 3, the request's identifier) with
      * {@code value} as the Original Remote Data Value; {@code qn}, {@code tagged}, {@code request-id} override.
      */
-    private void answerAtomics(JsonNode a) throws Exception {
+    static void answerAtomics(ScenarioRun r, JsonNode a) throws Exception {
         int n = a.path("count").asInt(1);
-        int want = atomicsAnswered + n;
-        ScriptedConnection c = conn();
-        if (!c.await(x -> count(x, Opcode.ATOMIC_REQUEST) >= want || gone(x), ctx.timeouts().reaction())
+        int want = r.atomicsAnswered() + n;
+        ScriptedConnection c = r.conn();
+        if (!c.await(x -> count(x, Opcode.ATOMIC_REQUEST) >= want || gone(x), r.ctx().timeouts().reaction())
                 || count(c, Opcode.ATOMIC_REQUEST) < want) {
             fail("the DUT sent " + count(c, Opcode.ATOMIC_REQUEST) + " Atomic Requests, " + want + " were expected");
         }
         List<ScriptedConnection.DutPdu> reqs = pdus(c, Opcode.ATOMIC_REQUEST);
-        for (int i = atomicsAnswered; i < want; i++) {
+        for (int i = r.atomicsAnswered(); i < want; i++) {
             AtomicRequest ar = (AtomicRequest) reqs.get(i).rdmap().body();
-            long id = DeclarativeScenario.value(session, a, "request-id", ar.requestId());
+            long id = r.value(a, "request-id", ar.requestId());
             long qn = a.path("qn").asLong(3);
             long msn = c.nextMsn((int) Math.min(3, qn));
             RdmapEncoder.Builder b = RdmapEncoder.atomicResponse(msn, new AtomicResponse(id,
-                    DeclarativeScenario.value(session, a, "value", 0)));
+                    r.value(a, "value", 0)));
             if (a.has("qn")) b.qn(qn);
             if (a.has("tagged")) b.tagged(a.path("tagged").asBoolean());
             c.send(b);
         }
-        atomicsAnswered = want;
+        r.atomicsAnswered(want);
     }
 
     /** Waits for the DUT's Terminate, or its close. */
-    private void awaitTerminate() throws Exception {
-        ScriptedConnection c = conn();
-        if (!c.await(x -> count(x, Opcode.TERMINATE) > 0 || gone(x), ctx.timeouts().reaction())) {
-            fail("the DUT neither sent a Terminate nor closed within " + ctx.timeouts().reaction() + " ms");
+    static void awaitTerminate(ScenarioRun r, JsonNode a) throws Exception {
+        ScriptedConnection c = r.conn();
+        if (!c.await(x -> count(x, Opcode.TERMINATE) > 0 || gone(x), r.ctx().timeouts().reaction())) {
+            fail("the DUT neither sent a Terminate nor closed within " + r.ctx().timeouts().reaction() + " ms");
         }
     }
 
-    private void expectNoPdu(JsonNode a) throws Exception {
+    static void expectNoPdu(ScenarioRun r, JsonNode a) throws Exception {
         Opcode op = opcode(a.path("opcode").asText());
-        int n = count(conn(), op);
+        int n = count(r.conn(), op);
         if (n > 0) fail("the DUT sent " + n + " " + op.rfcName() + " PDU(s) where it must send none");
     }
 
@@ -481,12 +358,12 @@ final class RdmaSteps {
      * ("error": any but success), {@code byte_len}, {@code imm}, {@code solicited}, {@code invalidated_stag},
      * {@code data}/{@code pattern}.
      */
-    private void checkWc(JsonNode a) throws Exception {
-        AgentDut agent = ctx.agent();
-        JsonNode wcs = agent.control().call(ControlClient.request("poll").put("qp", session.qp()).put("max", 1)
-                .put("timeout_ms", ctx.timeouts().reaction()));
+    static void checkWc(ScenarioRun r, JsonNode a) throws Exception {
+        AgentDut agent = r.ctx().agent();
+        JsonNode wcs = agent.control().call(ControlClient.request("poll").put("qp", r.session().qp()).put("max", 1)
+                .put("timeout_ms", r.ctx().timeouts().reaction()));
         JsonNode wc = wcs.path("completions").path(0);
-        if (wc.isMissingNode()) fail("the DUT reported no completion within " + ctx.timeouts().reaction() + " ms");
+        if (wc.isMissingNode()) fail("the DUT reported no completion within " + r.ctx().timeouts().reaction() + " ms");
         List<String> wrong = new ArrayList<>();
         String status = a.path("status").asText("success");
         String got = wc.path("status").asText();
@@ -496,11 +373,11 @@ final class RdmaSteps {
         if (a.has("opcode") && !a.path("opcode").asText().equals(wc.path("opcode").asText())) {
             wrong.add("opcode " + wc.path("opcode").asText() + " (expected " + a.path("opcode").asText() + ")");
         }
-        if (a.has("byte_len") && wc.path("byte_len").asLong() != DeclarativeScenario.value(session, a, "byte_len", 0)) {
+        if (a.has("byte_len") && wc.path("byte_len").asLong() != r.value(a, "byte_len", 0)) {
             wrong.add("byte_len " + wc.path("byte_len") + " (expected " + a.path("byte_len") + ")");
         }
         if (a.has("imm")) {
-            long want = DeclarativeScenario.value(session, a, "imm", 0);
+            long want = r.value(a, "imm", 0);
             String imm = wc.path("imm").asText("");
             if (imm.isEmpty() || Long.parseUnsignedLong(imm.substring(2), 16) != want) {
                 wrong.add("imm " + (imm.isEmpty() ? "missing" : imm) + " (expected 0x" + Long.toHexString(want) + ")");
@@ -510,12 +387,12 @@ final class RdmaSteps {
             wrong.add("solicited " + wc.path("solicited").asBoolean(false) + " (expected " + a.path("solicited") + ")");
         }
         if (a.has("invalidated_stag")) {
-            long want = DeclarativeScenario.value(session, a, "invalidated_stag", 0);
+            long want = r.value(a, "invalidated_stag", 0);
             if (!wc.has("invalidated_stag") || wc.path("invalidated_stag").asLong() != want) {
                 wrong.add("invalidated_stag " + wc.path("invalidated_stag") + " (expected " + want + ")");
             }
         }
-        byte[] data = expected(a);
+        byte[] data = expected(r, a);
         if (data != null && !HexFormat.of().formatHex(data).equals(wc.path("data").asText())) {
             wrong.add("data " + wc.path("data").asText() + " (expected " + HexFormat.of().formatHex(data) + ")");
         }
@@ -526,17 +403,17 @@ final class RdmaSteps {
      * No successful completion (of {@code opcode}, if given) within {@code ms} (default: the quiet time, or a moment
      * when the DUT already terminated or closed): what was sent must not have been delivered or completed.
      */
-    private void checkNoWc(JsonNode a) throws Exception {
-        AgentDut agent = ctx.agent();
-        ScriptedConnection c = conn();
-        int ms = a.has("ms") ? a.path("ms").asInt() : ctx.timeouts().quiet();
+    static void checkNoWc(ScenarioRun r, JsonNode a) throws Exception {
+        AgentDut agent = r.ctx().agent();
+        ScriptedConnection c = r.conn();
+        int ms = a.has("ms") ? a.path("ms").asInt() : r.ctx().timeouts().quiet();
         long deadline = System.nanoTime() + ms * 1_000_000L;
         boolean last = false;
         while (!last) {
             // once the DUT terminated or closed, what it completed is there at once: no need to wait the quiet time
             last = gone(c) || count(c, Opcode.TERMINATE) > 0 || System.nanoTime() >= deadline;
             long slice = last ? 5 : Math.max(1, Math.min(10, (deadline - System.nanoTime()) / 1_000_000L));
-            JsonNode wcs = agent.control().call(ControlClient.request("poll").put("qp", session.qp()).put("max", 64)
+            JsonNode wcs = agent.control().call(ControlClient.request("poll").put("qp", r.session().qp()).put("max", 64)
                     .put("min", 64).put("timeout_ms", slice));
             for (JsonNode wc : wcs.path("completions")) {
                 if (a.has("opcode") && !a.path("opcode").asText().equals(wc.path("opcode").asText())) continue;
@@ -552,20 +429,20 @@ final class RdmaSteps {
      * {@code pattern} (n octets of the standard payload), {@code u64} (a 64-bit value in the DUT's atomic byte order),
      * or {@code canary: true} (the whole buffer still holds its fill, except {@code allow: [[offset, length], ...]}).
      */
-    private void checkMem(JsonNode a) throws Exception {
-        AgentDut agent = ctx.agent();
-        Named b = buffer(a);
+    static void checkMem(ScenarioRun r, JsonNode a) throws Exception {
+        AgentDut agent = r.ctx().agent();
+        NamedBuffer b = buffer(r, a);
         if (b.mr() < 0) throw new IllegalArgumentException("check-mem reads DUT buffers only");
-        long offset = DeclarativeScenario.value(session, a, "offset", 0);
+        long offset = r.value(a, "offset", 0);
         if (a.path("canary").asBoolean(false)) {
             List<long[]> allow = new ArrayList<>();
-            for (JsonNode r : a.path("allow")) allow.add(new long[]{r.get(0).asLong(), r.get(0).asLong()
-                    + r.get(1).asLong()});
+            for (JsonNode range : a.path("allow")) allow.add(new long[]{range.get(0).asLong(), range.get(0).asLong()
+                    + range.get(1).asLong()});
             byte[] mem = read(agent, b, 0, b.length());
             long bad = 0, first = -1, last = -1;
             for (int i = 0; i < mem.length; i++) {
                 boolean allowed = false;
-                for (long[] r : allow) allowed |= i >= r[0] && i < r[1];
+                for (long[] range : allow) allowed |= i >= range[0] && i < range[1];
                 if (allowed || mem[i] == b.fill()[i % b.fill().length]) continue;
                 bad++;
                 if (first < 0) first = i;
@@ -579,12 +456,12 @@ final class RdmaSteps {
         }
         byte[] want;
         if (a.has("u64")) {
-            long v = DeclarativeScenario.value(session, a, "u64", 0);
+            long v = r.value(a, "u64", 0);
             ByteBuffer bb = ByteBuffer.allocate(8);
             if (!agent.bigEndianAtomics()) bb.order(java.nio.ByteOrder.LITTLE_ENDIAN);
             want = bb.putLong(v).array();
         } else {
-            want = expected(a);
+            want = expected(r, a);
             if (want == null) throw new IllegalArgumentException("check-mem needs data, pattern, u64 or canary");
         }
         byte[] got = read(agent, b, (int) offset, want.length);
@@ -600,7 +477,7 @@ final class RdmaSteps {
         return HexFormat.of().formatHex(b, at, Math.min(b.length, at + 16)) + (b.length > at + 16 ? "..." : "");
     }
 
-    private static byte[] read(AgentDut agent, Named b, int offset, int length) throws Exception {
+    private static byte[] read(AgentDut agent, NamedBuffer b, int offset, int length) throws Exception {
         ByteArrayOutputStream out = new ByteArrayOutputStream(length);
         for (int off = 0; off < length; off += MEM_CHUNK) {
             int n = Math.min(MEM_CHUNK, length - off);
@@ -663,9 +540,9 @@ final class RdmaSteps {
         return n;
     }
 
-    private Message awaitMessage(Opcode op, int index) throws Exception {
-        ScriptedConnection c = conn();
-        c.await(x -> completed(x, op) > index || gone(x), ctx.timeouts().reaction());
+    private static Message awaitMessage(ScenarioRun r, Opcode op, int index) throws Exception {
+        ScriptedConnection c = r.conn();
+        c.await(x -> completed(x, op) > index || gone(x), r.ctx().timeouts().reaction());
         List<Message> ms = messages(c, op);
         if (ms.size() <= index) {
             fail("the DUT sent " + ms.size() + " complete " + op.rfcName() + " message(s); message " + (index + 1)
@@ -675,29 +552,29 @@ final class RdmaSteps {
     }
 
     /** The DUT's RDMA Read Response {@code index} (0-based): {@code stag}, {@code to}, {@code length}, data. */
-    private void checkReadResponse(JsonNode a) throws Exception {
-        Message m = awaitMessage(Opcode.RDMA_READ_RESPONSE, a.path("index").asInt(0));
+    static void checkReadResponse(ScenarioRun r, JsonNode a) throws Exception {
+        Message m = awaitMessage(r, Opcode.RDMA_READ_RESPONSE, a.path("index").asInt(0));
         TaggedHeader t = (TaggedHeader) m.first();
         List<String> wrong = new ArrayList<>();
-        if (a.has("stag") && t.stag() != DeclarativeScenario.value(session, a, "stag", 0)) {
+        if (a.has("stag") && t.stag() != r.value(a, "stag", 0)) {
             wrong.add("STag 0x" + Long.toHexString(t.stag()));
         }
-        if (a.has("to") && t.to() != DeclarativeScenario.value(session, a, "to", 0)) {
+        if (a.has("to") && t.to() != r.value(a, "to", 0)) {
             wrong.add("TO 0x" + Long.toHexString(t.to()));
         }
-        if (a.has("length") && m.payload().length != DeclarativeScenario.value(session, a, "length", 0)) {
+        if (a.has("length") && m.payload().length != r.value(a, "length", 0)) {
             wrong.add(m.payload().length + " octets");
         }
-        byte[] want = expected(a);
+        byte[] want = expected(r, a);
         if (want == null && a.has("u64")) {
             ByteBuffer bb = ByteBuffer.allocate(8);
-            if (!ctx.agent().bigEndianAtomics()) bb.order(java.nio.ByteOrder.LITTLE_ENDIAN);
-            want = bb.putLong(DeclarativeScenario.value(session, a, "u64", 0)).array();
+            if (!r.ctx().agent().bigEndianAtomics()) bb.order(java.nio.ByteOrder.LITTLE_ENDIAN);
+            want = bb.putLong(r.value(a, "u64", 0)).array();
         }
         if (want == null && a.has("buffer-data")) {
             // octets of a DUT buffer as the scenario wrote them: compared against memory read back
-            Named b = named(a.path("buffer-data").asText());
-            want = read(ctx.agent(), b, (int) DeclarativeScenario.value(session, a, "offset", 0), m.payload().length);
+            NamedBuffer b = r.named(a.path("buffer-data").asText());
+            want = read(r.ctx().agent(), b, (int) r.value(a, "offset", 0), m.payload().length);
         }
         if (want != null && !Arrays.equals(want, m.payload())) {
             int at = 0;
@@ -710,24 +587,24 @@ final class RdmaSteps {
     }
 
     /** The DUT's Atomic Response {@code index}: the Original Remote Data Value {@code value}, {@code request-id}. */
-    private void checkAtomic(JsonNode a) throws Exception {
+    static void checkAtomic(ScenarioRun r, JsonNode a) throws Exception {
         int index = a.path("index").asInt(0);
-        ScriptedConnection c = conn();
-        c.await(x -> count(x, Opcode.ATOMIC_RESPONSE) > index || gone(x), ctx.timeouts().reaction());
+        ScriptedConnection c = r.conn();
+        c.await(x -> count(x, Opcode.ATOMIC_RESPONSE) > index || gone(x), r.ctx().timeouts().reaction());
         List<ScriptedConnection.DutPdu> rs = pdus(c, Opcode.ATOMIC_RESPONSE);
         if (rs.size() <= index) fail("the DUT sent " + rs.size() + " Atomic Responses; response " + (index + 1)
                 + " was expected");
-        if (!(rs.get(index).rdmap().body() instanceof AtomicResponse r)) {
+        if (!(rs.get(index).rdmap().body() instanceof AtomicResponse resp)) {
             fail("Atomic Response " + (index + 1) + " has no readable header");
             return;
         }
         UntaggedHeader h = (UntaggedHeader) rs.get(index).segment().header();
         List<String> wrong = new ArrayList<>();
-        if (a.has("value") && r.originalRemoteDataValue() != DeclarativeScenario.value(session, a, "value", 0)) {
-            wrong.add("Original Remote Data Value 0x" + Long.toHexString(r.originalRemoteDataValue()));
+        if (a.has("value") && resp.originalRemoteDataValue() != r.value(a, "value", 0)) {
+            wrong.add("Original Remote Data Value 0x" + Long.toHexString(resp.originalRemoteDataValue()));
         }
-        if (a.has("request-id") && r.originalRequestId() != DeclarativeScenario.value(session, a, "request-id", 0)) {
-            wrong.add("Original Request Identifier " + r.originalRequestId());
+        if (a.has("request-id") && resp.originalRequestId() != r.value(a, "request-id", 0)) {
+            wrong.add("Original Request Identifier " + resp.originalRequestId());
         }
         if (h.qn() != 3) wrong.add("QN " + h.qn());
         if (!wrong.isEmpty()) fail("Atomic Response " + (index + 1) + " has " + String.join(", ", wrong)
@@ -738,15 +615,15 @@ final class RdmaSteps {
      * The DUT's complete message {@code index} (0-based) of {@code opcode}: {@code length}, {@code data} /
      * {@code pattern}, {@code imm}, {@code stag}, {@code to}, {@code qn}, {@code invalidate-stag}, {@code segments}.
      */
-    private void checkDutMessage(JsonNode a) throws Exception {
+    static void checkDutMessage(ScenarioRun r, JsonNode a) throws Exception {
         Opcode op = opcode(a.path("opcode").asText("send"));
         int index = a.path("index").asInt(0);
-        Message m = awaitMessage(op, index);
+        Message m = awaitMessage(r, op, index);
         List<String> wrong = new ArrayList<>();
-        if (a.has("length") && m.payload().length != DeclarativeScenario.value(session, a, "length", 0)) {
+        if (a.has("length") && m.payload().length != r.value(a, "length", 0)) {
             wrong.add(m.payload().length + " payload octets");
         }
-        byte[] want = expected(a);
+        byte[] want = expected(r, a);
         if (want != null && !Arrays.equals(want, m.payload())) {
             int at = 0;
             while (at < Math.min(want.length, m.payload().length) && want[at] == m.payload()[at]) at++;
@@ -754,20 +631,20 @@ final class RdmaSteps {
         }
         if (a.has("imm")) {
             long v = m.firstPdu().body() instanceof ImmediateData d ? d.data() : -1;
-            if (v != DeclarativeScenario.value(session, a, "imm", 0)) wrong.add("Immediate Data 0x" + Long.toHexString(v));
+            if (v != r.value(a, "imm", 0)) wrong.add("Immediate Data 0x" + Long.toHexString(v));
         }
         if (m.first() instanceof TaggedHeader t) {
-            if (a.has("stag") && t.stag() != DeclarativeScenario.value(session, a, "stag", 0)) {
+            if (a.has("stag") && t.stag() != r.value(a, "stag", 0)) {
                 wrong.add("STag 0x" + Long.toHexString(t.stag()));
             }
-            if (a.has("to") && t.to() != DeclarativeScenario.value(session, a, "to", 0)) {
+            if (a.has("to") && t.to() != r.value(a, "to", 0)) {
                 wrong.add("TO 0x" + Long.toHexString(t.to()));
             }
         } else if (m.first() instanceof UntaggedHeader u) {
             if (a.has("qn") && u.qn() != a.path("qn").asLong()) wrong.add("QN " + u.qn());
             if (a.has("msn") && u.msn() != a.path("msn").asLong()) wrong.add("MSN " + u.msn());
             if (a.has("invalidate-stag") && m.firstPdu().invalidateStag()
-                    != DeclarativeScenario.value(session, a, "invalidate-stag", 0)) {
+                    != r.value(a, "invalidate-stag", 0)) {
                 wrong.add("Invalidate STag 0x" + Long.toHexString(m.firstPdu().invalidateStag()));
             }
         }
@@ -782,10 +659,10 @@ final class RdmaSteps {
                     case "src-stag" -> rr.sourceStag();
                     default -> rr.sourceTo();
                 };
-                if (got != DeclarativeScenario.value(session, a, f, 0)) wrong.add(f + " 0x" + Long.toHexString(got));
+                if (got != r.value(a, f, 0)) wrong.add(f + " 0x" + Long.toHexString(got));
             }
         }
-        if (a.path("format").asBoolean(false)) wrong.addAll(format(m, op, a));
+        if (a.path("format").asBoolean(false)) wrong.addAll(format(r, m, op, a));
         if (!wrong.isEmpty()) fail("the DUT's " + op.rfcName() + " " + (index + 1) + " has " + String.join(", ", wrong)
                 + " (expected " + a + ")");
     }
@@ -797,7 +674,7 @@ final class RdmaSteps {
      * except for Send with Invalidate ({@code invalidate-stag}), a Read Request of exactly its 28-octet header, an
      * Atomic Request at a 64-bit aligned TO (RFC 7306 §5.2.1).
      */
-    private List<String> format(Message m, Opcode op, JsonNode a) {
+    private static List<String> format(ScenarioRun r, Message m, Opcode op, JsonNode a) {
         List<String> bad = new ArrayList<>();
         long next = -1;
         for (int i = 0; i < m.parts().size(); i++) {
@@ -820,7 +697,7 @@ final class RdmaSteps {
                 next = u.mo() + (p.payload() == null ? 0 : p.payload().length);
                 long inval = p.rdmap().invalidateStag();
                 boolean carries = op.carriesInvalidateStag();
-                long want = carries ? DeclarativeScenario.value(session, a, "invalidate-stag", inval) : 0;
+                long want = carries ? r.value(a, "invalidate-stag", inval) : 0;
                 if (inval != want) bad.add(at + "Invalidate STag field 0x" + Long.toHexString(inval));
             } else if (h instanceof TaggedHeader t) {
                 TaggedHeader f = (TaggedHeader) m.first();
@@ -841,12 +718,12 @@ final class RdmaSteps {
     }
 
     /** Exactly {@code count} PDUs of {@code opcode} from the DUT after {@code wait} ms (e.g. no more than its ORD). */
-    private void expectPdus(JsonNode a) throws Exception {
+    static void expectPdus(ScenarioRun r, JsonNode a) throws Exception {
         Opcode op = opcode(a.path("opcode").asText());
         int want = a.path("count").asInt();
-        ScriptedConnection c = conn();
-        c.await(x -> count(x, op) >= want || gone(x), ctx.timeouts().reaction());
-        Thread.sleep(Math.min(a.path("wait").asLong(ctx.timeouts().quiet()), 5000));
+        ScriptedConnection c = r.conn();
+        c.await(x -> count(x, op) >= want || gone(x), r.ctx().timeouts().reaction());
+        Thread.sleep(Math.min(a.path("wait").asLong(r.ctx().timeouts().quiet()), 5000));
         int n = count(c, op);
         if (n != want) fail("the DUT sent " + n + " " + op.rfcName() + " PDUs, " + want + " were expected");
     }
@@ -857,9 +734,9 @@ final class RdmaSteps {
      * {@code r}), reserved bits zero; with D the DDP Segment Length and header of the tester's segment in error
      * ({@code header: previous}: the last segment the tester sent), with R its Read Request header.
      */
-    private void checkTerminate(JsonNode a) throws Exception {
-        ScriptedConnection c = conn();
-        c.await(x -> count(x, Opcode.TERMINATE) > 0 || gone(x), ctx.timeouts().reaction());
+    static void checkTerminate(ScenarioRun r, JsonNode a) throws Exception {
+        ScriptedConnection c = r.conn();
+        c.await(x -> count(x, Opcode.TERMINATE) > 0 || gone(x), r.ctx().timeouts().reaction());
         List<ScriptedConnection.DutPdu> ts = pdus(c, Opcode.TERMINATE);
         if (ts.isEmpty()) fail("the DUT sent no Terminate");
         ScriptedConnection.DutPdu p = ts.get(0);
@@ -888,9 +765,10 @@ final class RdmaSteps {
         if (a.has("m") && t.segmentLengthValid() != a.path("m").asBoolean()) flags.add("M " + t.segmentLengthValid());
         if (a.has("d") && t.ddpHeaderIncluded() != a.path("d").asBoolean()) flags.add("D " + t.ddpHeaderIncluded());
         if (a.has("r") && t.rdmaHeaderIncluded() != a.path("r").asBoolean()) flags.add("R " + t.rdmaHeaderIncluded());
-        if (!flags.isEmpty()) ctx.note("the DUT's Terminate has " + String.join(", ", flags) + " where RFC 5040 Figure 10"
+        if (!flags.isEmpty()) r.ctx().note("the DUT's Terminate has " + String.join(", ", flags) + " where RFC 5040 Figure 10"
                 + " says otherwise (a SHOULD)");
         if (t.reserved() != 0) bad.add("reserved bits 0x" + Integer.toHexString(t.reserved()));
+        DdpSegment lastSent = r.lastSent();
         if (a.path("header").asText("").equals("previous") && lastSent != null && t.ddpHeaderIncluded()) {
             if (!lastSent.header().equals(t.terminatedDdpHeader())) {
                 bad.add("copied DDP header " + t.terminatedDdpHeader() + " (sent: " + lastSent.header() + ")");
@@ -917,15 +795,15 @@ final class RdmaSteps {
     }
 
     /** Agent: an async event of {@code type} on the scenario's queue pair ({@code layer}/{@code etype}/{@code code}). */
-    private void checkEvent(JsonNode a) throws Exception {
-        AgentDut agent = ctx.agent();
+    static void checkEvent(ScenarioRun r, JsonNode a) throws Exception {
+        AgentDut agent = r.ctx().agent();
         String type = a.path("type").asText();
-        long deadline = System.nanoTime() + ctx.timeouts().reaction() * 1_000_000L;
+        long deadline = System.nanoTime() + r.ctx().timeouts().reaction() * 1_000_000L;
         List<String> seen = new ArrayList<>();
         while (System.nanoTime() < deadline) {
             JsonNode evs = agent.control().call(ControlClient.request("events").put("max", 64).put("timeout_ms", 100));
             for (JsonNode e : evs.path("events")) {
-                if (e.has("qp") && e.path("qp").asInt() != session.qp()) continue;
+                if (e.has("qp") && e.path("qp").asInt() != r.session().qp()) continue;
                 seen.add(e.path("type").asText());
                 if (!e.path("type").asText().equals(type)) continue;
                 if (a.has("layer") && e.path("layer").asInt(-1) != a.path("layer").asInt()) continue;
@@ -934,6 +812,6 @@ final class RdmaSteps {
                 return;
             }
         }
-        fail("the DUT reported no " + type + " event for its queue pair " + session.qp() + " (saw " + seen + ")");
+        fail("the DUT reported no " + type + " event for its queue pair " + r.session().qp() + " (saw " + seen + ")");
     }
 }

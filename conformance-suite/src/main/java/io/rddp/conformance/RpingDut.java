@@ -70,6 +70,13 @@ public final class RpingDut implements Dut {
         return caps;
     }
 
+    /** rping -s reads every 16-octet Send as an advertisement: it gets a valid one, of a sink the judge knows. */
+    @Override
+    public byte[] sendPayload(Session s, byte[] pattern) {
+        if (pattern.length != 16) return pattern;
+        return advertisement(s.conn(), s.buffer() != null ? s.buffer().length() : SIZE);
+    }
+
     @Override
     public String describe() {
         return "rping -s at " + target.getHostString() + ":" + target.getPort();

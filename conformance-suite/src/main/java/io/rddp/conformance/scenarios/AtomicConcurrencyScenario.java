@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.rddp.conformance.AgentDut;
 import io.rddp.conformance.Scenario;
+import io.rddp.conformance.ScenarioKeys;
 import io.rddp.conformance.ScenarioContext;
 import io.rddp.conformance.ScenarioInfo;
 import io.rddp.conformance.ScriptedConnection;
@@ -30,6 +31,7 @@ import java.util.TreeSet;
  * #DEPTH} requests in flight on each, {@value #ROUNDS} rounds: every Original Remote Data Value must be returned exactly
  * once (0 to n - 1) and the word must end at n. A lost update shows as a repeated value and a short sum.
  */
+@ScenarioKeys({})
 public final class AtomicConcurrencyScenario implements Scenario {
 
     static final int STREAMS = 4, DEPTH = 4, ROUNDS = 25;

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.rddp.conformance.AgentDut;
 import io.rddp.conformance.Scenario;
+import io.rddp.conformance.ScenarioKeys;
 import io.rddp.conformance.ScenarioContext;
 import io.rddp.conformance.ScenarioInfo;
 import io.rddp.conformance.ScriptedConnection;
@@ -35,6 +36,7 @@ import java.util.Set;
  * their data (RFC 5041 §5.3), its Read Responses carry the written data in request order, its own messages go out in
  * the order posted (RFC 5040 §5.5) with their data, and its completions come in posting order.
  */
+@ScenarioKeys({})
 public final class ManyOutstandingScenario implements Scenario {
 
     static final int SENDS = 64, WRITES = 16, READS = 4, DUT_SENDS = 32;

@@ -2,6 +2,7 @@ package io.rddp.conformance.scenarios;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.rddp.conformance.Scenario;
+import io.rddp.conformance.ScenarioKeys;
 import io.rddp.conformance.ScenarioContext;
 import io.rddp.conformance.ScenarioInfo;
 import io.rddp.conformance.Session;
@@ -21,6 +22,7 @@ import java.util.Set;
  * must end - a Terminate then a close, or a close - within the reaction time; the liveness check that follows every
  * negative scenario shows the DUT still serves.
  */
+@ScenarioKeys({})
 public final class RandomUlpduScenario implements Scenario {
 
     static final int CONNECTIONS = 16;

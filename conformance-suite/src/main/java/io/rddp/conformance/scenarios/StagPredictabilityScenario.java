@@ -3,6 +3,7 @@ package io.rddp.conformance.scenarios;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.rddp.conformance.AgentDut;
 import io.rddp.conformance.Scenario;
+import io.rddp.conformance.ScenarioKeys;
 import io.rddp.conformance.ScenarioContext;
 import io.rddp.conformance.ScenarioInfo;
 import io.rddp.conformance.Setup;
@@ -19,6 +20,7 @@ import java.util.Set;
  * re-registration must not hand out the STag just freed. How the 24-bit index and the 8-bit key behave on their own,
  * and how widely the STags spread over the 32-bit space (RECOMMENDED, RFC 5040 §8.1.1), go into the report.
  */
+@ScenarioKeys({})
 public final class StagPredictabilityScenario implements Scenario {
 
     static final int COUNT = 200;

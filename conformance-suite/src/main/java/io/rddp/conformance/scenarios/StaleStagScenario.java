@@ -2,6 +2,7 @@ package io.rddp.conformance.scenarios;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.rddp.conformance.Scenario;
+import io.rddp.conformance.ScenarioKeys;
 import io.rddp.conformance.ScenarioContext;
 import io.rddp.conformance.ScenarioInfo;
 import io.rddp.conformance.Session;
@@ -15,6 +16,7 @@ import java.nio.ByteBuffer;
  * ends (rping deregisters the buffer with it); a second connection then RDMA Writes with that STag. The DUT must
  * refuse it (RFC 5041 §7.1 tagged check 1): the second connection is the one judged.
  */
+@ScenarioKeys({})
 public final class StaleStagScenario implements Scenario {
 
     private final ScenarioInfo info;
