@@ -22,9 +22,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 /**
- * The agent profile against emulated RNICs that each have one bug knob, many at once: every knob's run is cut into
- * shards, each against an RNIC of its own (its own listener and control channel), so that a knob that makes every
- * scenario wait for a reaction costs no more than the others. Results come back in catalogue order per knob.
+ * The suite against emulated RNICs that each have one bug knob, many at once: every knob's run is cut into shards,
+ * each against an RNIC of its own (its own listener and control channel), so that a knob that makes every scenario
+ * wait for a reaction costs no more than the others. Scenarios run in the agent profile, those without it in the
+ * rping profile. Results come back per knob: the agent shards in order, then the rping ones.
  */
 final class KnobRuns {
 
@@ -41,6 +42,21 @@ final class KnobRuns {
                  AgentDut dut = new AgentDut(ControlClient.connect(cs.address(), 2000),
                          new InetSocketAddress(InetAddress.getLoopbackAddress(), l.port()), l.port())) {
                 return new Runner(dut, t, null, r -> { }).run(scenarios);
+            }
+        }
+    }
+
+    /** One emulated RNIC with {@code config} serving stock rping's server, running {@code scenarios} (rping profile). */
+    static List<Result> rping(RnicConfig config, List<Scenario> scenarios, Timeouts t) throws Exception {
+        try (Rnic rnic = new Rnic(config, null)) {
+            RnicListener l = rnic.listen(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), false,
+                    io.rddp.rnic.app.Rping.serverSettings(rnic));
+            Thread server = io.rddp.rnic.app.Rping.serveInBackground(rnic, l);
+            try {
+                RpingDut dut = new RpingDut(l.address(), Set.of("mpa-rev2", "crc", "markers"));
+                return new Runner(dut, t, null, r -> { }).run(scenarios);
+            } finally {
+                server.interrupt();
             }
         }
     }
@@ -62,10 +78,14 @@ final class KnobRuns {
             for (Bug b : knobs) {
                 RnicConfig c = RnicConfig.defaults().withBugs(b == null ? Set.of() : Set.of(b));
                 List<Future<List<Result>>> parts = new ArrayList<>();
-                for (int i = 0; i < scenarios.size(); i += shard) {
-                    List<Scenario> part = scenarios.subList(i, Math.min(scenarios.size(), i + shard));
+                List<Scenario> agent = scenarios.stream().filter(s -> s.info().profiles().contains("agent")).toList();
+                List<Scenario> rping = scenarios.stream().filter(s -> !s.info().profiles().contains("agent")
+                        && s.info().profiles().contains("rping")).toList();
+                for (int i = 0; i < agent.size(); i += shard) {
+                    List<Scenario> part = agent.subList(i, Math.min(agent.size(), i + shard));
                     parts.add(pool.submit(() -> agent(c, part, t)));
                 }
+                if (!rping.isEmpty()) parts.add(pool.submit(() -> rping(c, rping, t)));
                 futures.put(b, parts);
             }
             Map<Bug, List<Result>> out = new LinkedHashMap<>();

@@ -10,8 +10,18 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
-/** While iterating: -Drddp.teeth.dump=FILE writes which scenarios each knob fails (TSV). */
+/**
+ * While iterating on knobs and scenarios: {@code -Drddp.teeth.dump=FILE} writes which scenarios each knob fails (TSV:
+ * knob, scenario, verdict, neg/pos, ms, observed, first note); {@code -Drddp.teeth.knobs=a,b} runs only those;
+ * {@code -Drddp.teeth.write=true} (with every knob) also writes each scenario's {@code catches:} line from what
+ * failed it, for review in the diff.
+ */
 @EnabledIfSystemProperty(named = "rddp.teeth.dump", matches = ".+")
 @org.junit.jupiter.api.Timeout(value = 60, unit = java.util.concurrent.TimeUnit.MINUTES)
 class TeethMatrixDump {
@@ -21,14 +31,17 @@ class TeethMatrixDump {
         List<Bug> knobs = new ArrayList<>();
         String only = System.getProperty("rddp.teeth.knobs", "");
         for (Bug b : Bug.values()) if (only.isBlank() || Arrays.asList(only.split(",")).contains(b.knob())) knobs.add(b);
-        List<Scenario> scenarios = PeerSuiteTest.scenarios().stream()
-                .filter(s -> s.info().profiles().contains("agent")).toList();
-        int threads = Integer.getInteger("rddp.teeth.threads", 6);
+        List<Scenario> scenarios = PeerSuiteTest.scenarios();
         long t0 = System.nanoTime();
-        Map<Bug, List<Result>> m = KnobRuns.run(knobs, scenarios, Timeouts.defaults(), threads, 30);
+        Map<Bug, List<Result>> m = KnobRuns.run(knobs, scenarios, TeethTest.FAST, TeethTest.THREADS,
+                TeethTest.SHARD);
         StringBuilder sb = new StringBuilder();
+        Map<String, Set<String>> failedBy = new TreeMap<>();
         for (Map.Entry<Bug, List<Result>> e : m.entrySet()) {
             for (Result r : e.getValue()) {
+                if (r.verdict() == Result.Verdict.FAIL) {
+                    failedBy.computeIfAbsent(r.id(), x -> new TreeSet<>()).add(e.getKey().knob());
+                }
                 sb.append(e.getKey().knob()).append('\t').append(r.id()).append('\t').append(r.verdictText())
                         .append('\t').append(r.info().negative() ? "neg" : "pos").append('\t')
                         .append(r.millis()).append('\t').append(r.observed()).append('\t')
@@ -39,5 +52,30 @@ class TeethMatrixDump {
         Files.writeString(Path.of(System.getProperty("rddp.teeth.dump")), sb);
         System.out.println("teeth matrix: " + knobs.size() + " knobs in " + (System.nanoTime() - t0) / 1_000_000
                 + " ms");
+        if (Boolean.getBoolean("rddp.teeth.write") && only.isBlank()) writeCatches(failedBy);
+    }
+
+    private static final Pattern ID = Pattern.compile("^- id: (\\S+)\\s*$");
+
+    /** Puts {@code catches: [...]} before each scenario's requires (replacing the one it had). */
+    private static void writeCatches(Map<String, Set<String>> failedBy) throws Exception {
+        Path dir = Path.of(System.getProperty("rddp.root", ".")).resolve(
+                "conformance-suite/src/main/resources/io/rddp/conformance/scenarios");
+        for (String file : Catalog.index()) {
+            Path f = dir.resolve(file);
+            List<String> out = new ArrayList<>();
+            String id = null;
+            for (String line : Files.readAllLines(f)) {
+                Matcher mi = ID.matcher(line);
+                if (mi.matches()) id = mi.group(1);
+                if (line.startsWith("  catches:")) continue;
+                if (id != null && line.startsWith("  requires:")) {
+                    Set<String> ks = failedBy.getOrDefault(id, Set.of());
+                    if (!ks.isEmpty()) out.add("  catches: [" + String.join(", ", ks) + "]");
+                }
+                out.add(line);
+            }
+            Files.write(f, out);
+        }
     }
 }
