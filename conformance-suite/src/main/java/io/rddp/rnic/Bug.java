@@ -48,8 +48,10 @@ public enum Bug {
             + " (RFC 5044 §7.1.2 rule 4)"),
     TOO_LONG_WRONG_CODE("A message too long for its receive buffer is reported as 'no buffer available' 1/2/2 instead"
             + " of 1/2/5 (RFC 5041 §7.2)"),
-    MPA_LAX_KEY("An MPA Request or Reply whose key is a few octets off is taken as valid (RFC 5044 §7.1.1: receivers"
-            + " MUST check the key and close on any other value)"),
+    MPA_LAX_KEY("An MPA Request or Reply whose key is a few octets off is taken as the frame expected, the other"
+            + " frame's key (one octet off) included (RFC 5044 §7.1.1: receivers MUST check the key and close on any"
+            + " other value; §7.1.2 rule 8: the difference between Request and Reply MUST be used to catch"
+            + " Initiator/Initiator and Responder/Responder start-ups)"),
     MPA_ORD_OVER_PEER_IRD("As Responder, the Reply's ORD is this side's own, not lowered to the Initiator's IRD (RFC"
             + " 6581 §9.1: the responder MUST set its ORD at most to the initiator IRD)"),
     MPA_NO_STARTUP_TERMINATE("As Initiator, a Reply asking for more IRD than this side has or naming no usable RTR type"

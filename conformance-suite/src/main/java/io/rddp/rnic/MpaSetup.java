@@ -67,13 +67,18 @@ public final class MpaSetup {
         return MpaStartFrame.request(config.markers(), config.crc(), rev, e, privateData);
     }
 
+    /** Knob mpa-lax-key (and accept-all): a frame with the other frame's key is taken as the one expected. */
+    static boolean laxKey(RnicConfig config) {
+        return config.has(Bug.MPA_LAX_KEY) || config.has(Bug.ACCEPT_ALL);
+    }
+
     /** The Responder's answer to {@code req}; {@code malformed} says the sink model found the frame improper. */
     static Answer answer(RnicConfig config, MpaStartFrame req, boolean malformed, AcceptSettings accept) {
         // RFC 5044 §7.1.1: a receiver that "cannot interoperate with the received version ... MUST close the
         // connection"; a key or PD_Length that is wrong makes the frame improperly formatted (§7.1.2 rules 2, 5)
-        boolean keyValid = req.keyValid() || config.has(Bug.MPA_LAX_KEY) || config.has(Bug.ACCEPT_ALL);
+        boolean keyValid = req.keyValid() || laxKey(config);
         if (malformed || !keyValid || req.pdLength() > MpaStartFrame.MAX_PRIVATE_DATA
-                || req.kind() != MpaStartFrame.Kind.REQUEST) {
+                || req.kind() != MpaStartFrame.Kind.REQUEST && !laxKey(config)) {
             return new Answer(null, null, "the MPA Request is improperly formatted (RFC 5044 §7.1.2)");
         }
         if (!config.revisions().contains(req.revision())) {
@@ -147,9 +152,9 @@ public final class MpaSetup {
     static ReplyOutcome onReply(RnicConfig config, MpaStartFrame req, MpaStartFrame reply, boolean malformed) {
         // RFC 5044 §7.1.2: "If the MPA Reply Frame is improperly formatted, the implementation MUST close the TCP
         // connection and exit MPA"; rule 8: a Request answering a Request is an Initiator/Initiator startup
-        boolean keyValid = reply.keyValid() || config.has(Bug.MPA_LAX_KEY) || config.has(Bug.ACCEPT_ALL);
+        boolean keyValid = reply.keyValid() || laxKey(config);
         if (malformed || !keyValid || reply.pdLength() > MpaStartFrame.MAX_PRIVATE_DATA
-                || reply.kind() != MpaStartFrame.Kind.REPLY) {
+                || reply.kind() != MpaStartFrame.Kind.REPLY && !laxKey(config)) {
             return new ReplyOutcome(null, null, "the MPA Reply is improperly formatted (RFC 5044 §7.1.2)");
         }
         if (reply.reject()) {

@@ -555,11 +555,14 @@ public final class QueuePair {
                     // §6), the frame's place in the exchange. Not Rev (MpaSetup decides what it can interoperate
                     // with), Res bits ("not checked on reception", §7.1.1), RTR flags with A = 0 ("MUST be ignored",
                     // RFC 6581 §9.2) or IRD/ORD values (§9.1 says what to do with them)
+                    // Knob mpa-lax-key: the other frame's key passes, so the first start frame is never out of
+                    // sequence (the model calls a Request key from the Responder an Initiator/Initiator start-up)
+                    boolean laxSequence = MpaSetup.laxKey(config) && peerStart == null;
                     boolean malformed = !config.has(Bug.ACCEPT_ALL) && pduViolations.stream()
                             .anyMatch(v -> v.severity() == Severity.ERROR
                             && (v.check() == Check.MPA_KEY && !config.has(Bug.MPA_LAX_KEY)
                             || v.check() == Check.MPA_PD_LENGTH
-                            || v.check() == Check.MPA_SEQUENCE
+                            || v.check() == Check.MPA_SEQUENCE && !laxSequence
                             || v.check() == Check.MPA_ENHANCED && pdu.startFrame().enhancedFlag()
                             && pdu.startFrame().revision() >= 2 && pdu.startFrame().enhanced() == null));
                     onPeerStartFrame(pdu.startFrame(), malformed);
