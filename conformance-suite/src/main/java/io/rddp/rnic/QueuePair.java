@@ -351,12 +351,7 @@ public final class QueuePair {
             fail("a second MPA start frame arrived (RFC 5044 §7.1.2)", AsyncEvent.Type.CONNECT_ERROR);
             return;
         }
-        if (f.revision() < 2 && f.enhanced() != null) {
-            // RFC 6581 §6: enhanced data need Rev 2; under Rev 1 the S bit is a Res bit "not checked on reception"
-            // (RFC 5044 §7.1.1) and the four octets are the ULP's Private Data
-            f = new MpaStartFrame(f.kind(), f.keyValid(), f.markers(), f.crc(), f.reject(), f.reserved(),
-                    f.revision(), f.pdLength(), f.privateData(), null);
-        }
+        f = MpaSetup.asRead(config, f);
         peerStart = f;
         if (!initiator) {
             MpaSetup.Answer probe = MpaSetup.answer(config, f, malformed,
