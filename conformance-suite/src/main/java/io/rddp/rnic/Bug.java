@@ -69,6 +69,13 @@ public enum Bug {
     MPA_ANY_REV("The MPA Rev field is not checked: a start frame of a revision this side does not speak (0, 3, 255,"
             + " 2 to a Rev 1 only side) is taken as one of its own highest revision (RFC 5044 §7.1.1: receivers MUST"
             + " check Rev and close when they cannot interoperate with it; RFC 6581 §10)"),
+    MPA_PD_BUFFER_256("Private Data is received into a 256-octet buffer without validating PD_Length: octets past 256"
+            + " are dropped without an error and a PD_Length over 512 is not refused (RFC 5044 §7.1.2 rule 9: PD_Length"
+            + " MUST be validated and the buffer MUST be large enough; §7.1.1: over 512 the receiver MUST close)"),
+    MPA_FRAME_PER_READ("The peer's MPA start frame is taken as what the read that completed its 20-octet header"
+            + " brought, TCP read as datagrams: Private Data cut short is answered as it is, and octets behind the"
+            + " frame in the same read are taken as Private Data (RFC 5044 §7.1.1: PD_Length octets follow; §7.1.2"
+            + " rules 2, 3, 9: the whole frame received and validated, no more Private Data than PD_Length)"),
     MPA_REJECT_IGNORED("As Initiator, the R bit of the Reply is not looked at: a rejected connection (R = 1) is taken"
             + " as accepted and enters Full Operation (RFC 5044 §7.1.2 rule 3: on R = 1 the Initiator MUST exit MPA)"),
     MPA_NO_STARTUP_TERMINATE("As Initiator, a Reply asking for more IRD than this side has or naming no usable RTR type"

@@ -71,7 +71,7 @@ public final class MpaSetup {
 
     /**
      * The peer's start frame as this side reads it: under Rev 1 the S bit is a Res bit and the four octets are the
-     * ULP's (RFC 6581 §6); knob mpa-enhanced-by-rev reads it wrongly.
+     * ULP's (RFC 6581 §6); knobs mpa-enhanced-by-rev and mpa-pd-buffer-256 read it wrongly.
      */
     static MpaStartFrame asRead(RnicConfig config, MpaStartFrame f) {
         Enhanced e = f.enhanced();
@@ -87,10 +87,17 @@ public final class MpaSetup {
                 throw new IllegalStateException(impossible);
             }
         }
-        if (e == f.enhanced()) return f;
+        byte[] pd = f.privateData();
+        if (config.has(Bug.MPA_PD_BUFFER_256) && pd.length > PD_BUFFER_256) {
+            pd = java.util.Arrays.copyOf(pd, PD_BUFFER_256);
+        }
+        if (e == f.enhanced() && pd == f.privateData()) return f;
         return new MpaStartFrame(f.kind(), f.keyValid(), f.markers(), f.crc(), f.reject(), f.reserved(),
-                f.revision(), f.pdLength(), f.privateData(), e);
+                f.revision(), f.pdLength(), pd, e);
     }
+
+    /** Knob mpa-pd-buffer-256: the size of the Private Data buffer. */
+    static final int PD_BUFFER_256 = 256;
 
     /**
      * Why the knobs that judge a start frame more strictly or more loosely than RFC 5044 §7.1 refuse {@code f}
@@ -115,6 +122,11 @@ public final class MpaSetup {
         return value == ULP_NEGOTIATED && !config.has(Bug.MPA_3FFF_AS_NUMBER);
     }
 
+    /** Knob mpa-pd-buffer-256: PD_Length is not validated. */
+    private static boolean pdLengthTooLong(RnicConfig config, MpaStartFrame f) {
+        return f.pdLength() > MpaStartFrame.MAX_PRIVATE_DATA && !config.has(Bug.MPA_PD_BUFFER_256);
+    }
+
     /** Knob mpa-lax-key (and accept-all): a frame with the other frame's key is taken as the one expected. */
     static boolean laxKey(RnicConfig config) {
         return config.has(Bug.MPA_LAX_KEY) || config.has(Bug.ACCEPT_ALL);
@@ -125,7 +137,7 @@ public final class MpaSetup {
         // RFC 5044 §7.1.1: a receiver that "cannot interoperate with the received version ... MUST close the
         // connection"; a key or PD_Length that is wrong makes the frame improperly formatted (§7.1.2 rules 2, 5)
         boolean keyValid = req.keyValid() || laxKey(config);
-        if (malformed || !keyValid || req.pdLength() > MpaStartFrame.MAX_PRIVATE_DATA
+        if (malformed || !keyValid || pdLengthTooLong(config, req)
                 || req.kind() != MpaStartFrame.Kind.REQUEST && !laxKey(config)) {
             return new Answer(null, null, "the MPA Request is improperly formatted (RFC 5044 §7.1.2)");
         }
@@ -211,7 +223,7 @@ public final class MpaSetup {
         // RFC 5044 §7.1.2: "If the MPA Reply Frame is improperly formatted, the implementation MUST close the TCP
         // connection and exit MPA"; rule 8: a Request answering a Request is an Initiator/Initiator startup
         boolean keyValid = reply.keyValid() || laxKey(config);
-        if (malformed || !keyValid || reply.pdLength() > MpaStartFrame.MAX_PRIVATE_DATA
+        if (malformed || !keyValid || pdLengthTooLong(config, reply)
                 || reply.kind() != MpaStartFrame.Kind.REPLY && !laxKey(config)) {
             return new ReplyOutcome(null, null, "the MPA Reply is improperly formatted (RFC 5044 §7.1.2)");
         }
