@@ -78,6 +78,10 @@ public enum Bug {
             + " rules 2, 3, 9: the whole frame received and validated, no more Private Data than PD_Length)"),
     MPA_REJECT_IGNORED("As Initiator, the R bit of the Reply is not looked at: a rejected connection (R = 1) is taken"
             + " as accepted and enters Full Operation (RFC 5044 §7.1.2 rule 3: on R = 1 the Initiator MUST exit MPA)"),
+    MPA_TERMINATE_WITHOUT_REPLY("As Initiator, a start-up given up without a valid Reply (none before its connect"
+            + " timed out, or one cut short) ends with a Terminate 2/0/4, an FPDU the Responder never asked for (RFC"
+            + " 5044 §7.1.2 rule 3: the Initiator MUST receive and validate a Reply before Full Operation; rule 10:"
+            + " a start-up timeout closes the connection)"),
     MPA_NO_STARTUP_TERMINATE("As Initiator, a Reply asking for more IRD than this side has or naming no usable RTR type"
             + " closes the connection without the Terminate 2/0/6 or 2/0/7 (RFC 6581 §9.1, §9.2: it MUST send a TERM)"),
     NO_ATOMIC_ALIGNMENT_CHECK("Atomic Requests at addresses that are not 64-bit aligned are carried out (RFC 7306 §8.2:"

@@ -460,6 +460,23 @@ public final class QueuePair {
                 f.revision(), f.pdLength(), pd, e);
     }
 
+    /**
+     * Knob mpa-terminate-without-reply: the Initiator gives up its start-up (no valid Reply in time) with a
+     * Terminate 2/0/4, framed as its Request asked, then closes.
+     */
+    void terminateWithoutReply(String why) {
+        synchronized (lock) {
+            if (state != State.CONNECTING || !initiator || ourStart == null) return;
+            MpaSetup.Params p = new MpaSetup.Params(ourStart.revision(), ourStart.crc(), false, ourStart.markers(),
+                    config.ird(), config.ord(), null, Set.of());
+            params = p;
+            tx.established(p, decoder.offset(out));
+            txAllowed = true;
+            rnic.event(new AsyncEvent(AsyncEvent.Type.CONNECT_ERROR, qpn, ErrorType.MPA_INVALID_START_FRAME, why));
+            terminate(ErrorType.MPA_INVALID_START_FRAME, null, -1, null, why + " (knob mpa-terminate-without-reply)");
+        }
+    }
+
     private void reply(MpaSetup.AcceptSettings settings) {
         MpaSetup.Answer a = MpaSetup.answer(config, peerStart, false, settings);
         if (a.reply() == null) {
@@ -541,8 +558,10 @@ public final class QueuePair {
                     }
                     long nowNs = System.nanoTime();
                     if ((state == State.CONNECTING || state == State.PENDING_ACCEPT) && nowNs > mpaDeadline) {
-                        fail("the MPA exchange did not finish within " + config.mpaTimeout().toSeconds() + " s",
-                                AsyncEvent.Type.CONNECT_ERROR);
+                        String why = "the MPA exchange did not finish within " + config.mpaTimeout().toSeconds()
+                                + " s";
+                        if (initiator && config.has(Bug.MPA_TERMINATE_WITHOUT_REPLY)) terminateWithoutReply(why);
+                        else fail(why, AsyncEvent.Type.CONNECT_ERROR);
                     }
                     if (lingerDeadline > 0 && nowNs > lingerDeadline) {
                         // the peer did not close its side in time: drop the connection
