@@ -50,8 +50,8 @@ public enum Bug {
             + " of 1/2/5 (RFC 5041 §7.2)"),
     MPA_LAX_KEY("An MPA Request or Reply whose key is a few octets off is taken as the frame expected, the other"
             + " frame's key (one octet off) included (RFC 5044 §7.1.1: receivers MUST check the key and close on any"
-            + " other value; §7.1.2 rule 8: the difference between Request and Reply MUST be used to catch"
-            + " Initiator/Initiator and Responder/Responder start-ups)"),
+            + " other value; §7.1.2 rule 8: the difference between Request and Reply MUST be used to check for"
+            + " Initiator/Initiator start-ups)"),
     MPA_ORD_OVER_PEER_IRD("As Responder, the Reply's ORD is this side's own, not lowered to the Initiator's IRD (RFC"
             + " 6581 §9.1: the responder MUST set its ORD at most to the initiator IRD)"),
     MPA_RES_CHECKED("Bits that are not checked on reception are checked: a start frame with a Res bit set (the S"
@@ -79,9 +79,9 @@ public enum Bug {
     MPA_REJECT_IGNORED("As Initiator, the R bit of the Reply is not looked at: a rejected connection (R = 1) is taken"
             + " as accepted and enters Full Operation (RFC 5044 §7.1.2 rule 3: on R = 1 the Initiator MUST exit MPA)"),
     MPA_TERMINATE_WITHOUT_REPLY("As Initiator, a start-up given up without a valid Reply (none before its connect"
-            + " timed out, or one cut short) ends with a Terminate 2/0/4, an FPDU the Responder never asked for (RFC"
-            + " 5044 §7.1.2 rule 3: the Initiator MUST receive and validate a Reply before Full Operation; rule 10:"
-            + " a start-up timeout closes the connection)"),
+            + " timed out, or one cut short) ends with a Terminate 2/0/4, an FPDU sent before any Reply (RFC 5044"
+            + " §7.1.2 rule 3: the Initiator MUST receive and validate an MPA Reply Frame before Full Operation; an"
+            + " improperly formatted one MUST make it close the TCP connection and exit MPA)"),
     MPA_NO_STARTUP_TERMINATE("As Initiator, a Reply asking for more IRD than this side has or naming no usable RTR type"
             + " closes the connection without the Terminate 2/0/6 or 2/0/7 (RFC 6581 §9.1, §9.2: it MUST send a TERM)"),
     NO_ATOMIC_ALIGNMENT_CHECK("Atomic Requests at addresses that are not 64-bit aligned are carried out (RFC 7306 §8.2:"
