@@ -48,10 +48,40 @@ public enum Bug {
             + " (RFC 5044 §7.1.2 rule 4)"),
     TOO_LONG_WRONG_CODE("A message too long for its receive buffer is reported as 'no buffer available' 1/2/2 instead"
             + " of 1/2/5 (RFC 5041 §7.2)"),
-    MPA_LAX_KEY("An MPA Request or Reply whose key is a few octets off is taken as valid (RFC 5044 §7.1.1: receivers"
-            + " MUST check the key and close on any other value)"),
+    MPA_LAX_KEY("An MPA Request or Reply whose key is a few octets off is taken as the frame expected, the other"
+            + " frame's key (one octet off) included (RFC 5044 §7.1.1: receivers MUST check the key and close on any"
+            + " other value; §7.1.2 rule 8: the difference between Request and Reply MUST be used to check for"
+            + " Initiator/Initiator start-ups)"),
     MPA_ORD_OVER_PEER_IRD("As Responder, the Reply's ORD is this side's own, not lowered to the Initiator's IRD (RFC"
             + " 6581 §9.1: the responder MUST set its ORD at most to the initiator IRD)"),
+    MPA_RES_CHECKED("Bits that are not checked on reception are checked: a start frame with a Res bit set (the S"
+            + " flag of Rev 2 aside) or a Request with R set is closed as improperly formatted (RFC 5044 §7.1.1: Res"
+            + " and a Request's R are set to zero when sending and not checked on reception)"),
+    MPA_ENHANCED_BY_REV("Rev 2 taken to mean enhanced whatever the S flag says: the first four octets of an"
+            + " unenhanced Rev 2 start frame's Private Data are read as IRD/ORD, and as Responder its Reply is enhanced"
+            + " (RFC 6581 §10: an unenhanced request, S = 0, MUST get an unenhanced reply; §6: only with S does the"
+            + " Private Data begin with IRD/ORD)"),
+    MPA_IRD_ORD_SWAPPED("As Initiator, its enhanced Request carries its ORD in the IRD field and its IRD in the ORD"
+            + " field, the rdma_cm's responder_resources and initiator_depth taken for each other (RFC 6581 §9 and"
+            + " its figure: the sender's IRD in the first 14-bit field, its ORD in the second)"),
+    MPA_3FFF_AS_NUMBER("An IRD or ORD of 0x3FFF from the peer is taken as the number 16383, not as the value that"
+            + " leaves the local one unchanged and is echoed as 0x3FFF (RFC 6581 §9.1)"),
+    MPA_ANY_REV("The MPA Rev field is not checked: a start frame of a revision this side does not speak (0, 3, 255,"
+            + " 2 to a Rev 1 only side) is taken as one of its own highest revision (RFC 5044 §7.1.1: receivers MUST"
+            + " check Rev and close when they cannot interoperate with it; RFC 6581 §10)"),
+    MPA_PD_BUFFER_256("Private Data is received into a 256-octet buffer without validating PD_Length: octets past 256"
+            + " are dropped without an error and a PD_Length over 512 is not refused (RFC 5044 §7.1.2 rule 9: PD_Length"
+            + " MUST be validated and the buffer MUST be large enough; §7.1.1: over 512 the receiver MUST close)"),
+    MPA_FRAME_PER_READ("The peer's MPA start frame is taken as what the read that completed its 20-octet header"
+            + " brought, TCP read as datagrams: Private Data cut short is answered as it is, and octets behind the"
+            + " frame in the same read are taken as Private Data (RFC 5044 §7.1.1: PD_Length octets follow; §7.1.2"
+            + " rules 2, 3, 9: the whole frame received and validated, no more Private Data than PD_Length)"),
+    MPA_REJECT_IGNORED("As Initiator, the R bit of the Reply is not looked at: a rejected connection (R = 1) is taken"
+            + " as accepted and enters Full Operation (RFC 5044 §7.1.2 rule 3: on R = 1 the Initiator MUST exit MPA)"),
+    MPA_TERMINATE_WITHOUT_REPLY("As Initiator, a start-up given up without a valid Reply (none before its connect"
+            + " timed out, or one cut short) ends with a Terminate 2/0/4, an FPDU sent before any Reply (RFC 5044"
+            + " §7.1.2 rule 3: the Initiator MUST receive and validate an MPA Reply Frame before Full Operation; an"
+            + " improperly formatted one MUST make it close the TCP connection and exit MPA)"),
     MPA_NO_STARTUP_TERMINATE("As Initiator, a Reply asking for more IRD than this side has or naming no usable RTR type"
             + " closes the connection without the Terminate 2/0/6 or 2/0/7 (RFC 6581 §9.1, §9.2: it MUST send a TERM)"),
     NO_ATOMIC_ALIGNMENT_CHECK("Atomic Requests at addresses that are not 64-bit aligned are carried out (RFC 7306 §8.2:"

@@ -60,25 +60,98 @@ public final class MpaSetup {
     /** The MPA Request an Initiator sends (RFC 5044 §7.1.1, RFC 6581 §6). */
     static MpaStartFrame request(RnicConfig config, int ird, int ord, byte[] privateData) {
         int rev = config.highestRevision();
-        Enhanced e = rev >= 2 ? new Enhanced(ird, ord, config.peerToPeer(),
+        // knob mpa-ird-ord-swapped: each number in the other's field (the flags stay where they belong)
+        boolean swap = config.has(Bug.MPA_IRD_ORD_SWAPPED);
+        Enhanced e = rev >= 2 ? new Enhanced(swap ? ord : ird, swap ? ird : ord, config.peerToPeer(),
                 config.peerToPeer() && config.rtr().contains(RnicConfig.Rtr.SEND),
                 config.peerToPeer() && config.rtr().contains(RnicConfig.Rtr.WRITE),
                 config.peerToPeer() && config.rtr().contains(RnicConfig.Rtr.READ)) : null;
         return MpaStartFrame.request(config.markers(), config.crc(), rev, e, privateData);
     }
 
+    /**
+     * The peer's start frame as this side reads it: under Rev 1 the S bit is a Res bit and the four octets are the
+     * ULP's (RFC 6581 §6); knobs mpa-enhanced-by-rev and mpa-pd-buffer-256 read it wrongly.
+     */
+    static MpaStartFrame asRead(RnicConfig config, MpaStartFrame f) {
+        Enhanced e = f.enhanced();
+        if (f.revision() < 2) {
+            // RFC 6581 §6: enhanced data need Rev 2; under Rev 1 the S bit is a Res bit "not checked on reception"
+            // (RFC 5044 §7.1.1) and the four octets are the ULP's Private Data
+            e = null;
+        } else if (e == null && !f.enhancedFlag() && config.has(Bug.MPA_ENHANCED_BY_REV)
+                && f.privateData().length >= Enhanced.LENGTH) {
+            try {
+                e = Enhanced.parse(java.nio.ByteBuffer.wrap(f.privateData()));
+            } catch (io.rddp.MalformedException impossible) {
+                throw new IllegalStateException(impossible);
+            }
+        }
+        byte[] pd = f.privateData();
+        if (config.has(Bug.MPA_PD_BUFFER_256) && pd.length > PD_BUFFER_256) {
+            pd = java.util.Arrays.copyOf(pd, PD_BUFFER_256);
+        }
+        if (e == f.enhanced() && pd == f.privateData()) return f;
+        return new MpaStartFrame(f.kind(), f.keyValid(), f.markers(), f.crc(), f.reject(), f.reserved(),
+                f.revision(), f.pdLength(), pd, e);
+    }
+
+    /** Knob mpa-pd-buffer-256: the size of the Private Data buffer. */
+    static final int PD_BUFFER_256 = 256;
+
+    /**
+     * Why the knobs that judge a start frame more strictly or more loosely than RFC 5044 §7.1 refuse {@code f}
+     * (knobs mpa-res-checked, mpa-enhanced-by-rev), or null.
+     */
+    private static String knobRefusal(RnicConfig config, MpaStartFrame f, int revision) {
+        if (config.has(Bug.MPA_RES_CHECKED)) {
+            int res = f.reserved() & (revision >= 2 ? ~MpaStartFrame.ENHANCED_FLAG & 0x1F : 0x1F);
+            if (res != 0) return "Res bits 0x" + Integer.toHexString(res) + " set (knob mpa-res-checked)";
+            if (f.kind() == MpaStartFrame.Kind.REQUEST && f.reject()) {
+                return "R set in a Request (knob mpa-res-checked)";
+            }
+        }
+        if (config.has(Bug.MPA_ENHANCED_BY_REV) && revision >= 2 && f.enhanced() == null) {
+            return "a Rev " + revision + " frame without IRD/ORD (knob mpa-enhanced-by-rev)";
+        }
+        return null;
+    }
+
+    /** RFC 6581 §9.1: 0x3FFF leaves the local value unchanged, unless knob mpa-3fff-as-number reads it as 16383. */
+    private static boolean ulpNegotiated(RnicConfig config, int value) {
+        return value == ULP_NEGOTIATED && !config.has(Bug.MPA_3FFF_AS_NUMBER);
+    }
+
+    /** Knob mpa-pd-buffer-256: PD_Length is not validated. */
+    private static boolean pdLengthTooLong(RnicConfig config, MpaStartFrame f) {
+        return f.pdLength() > MpaStartFrame.MAX_PRIVATE_DATA && !config.has(Bug.MPA_PD_BUFFER_256);
+    }
+
+    /** Knob mpa-lax-key (and accept-all): a frame with the other frame's key is taken as the one expected. */
+    static boolean laxKey(RnicConfig config) {
+        return config.has(Bug.MPA_LAX_KEY) || config.has(Bug.ACCEPT_ALL);
+    }
+
     /** The Responder's answer to {@code req}; {@code malformed} says the sink model found the frame improper. */
     static Answer answer(RnicConfig config, MpaStartFrame req, boolean malformed, AcceptSettings accept) {
         // RFC 5044 §7.1.1: a receiver that "cannot interoperate with the received version ... MUST close the
         // connection"; a key or PD_Length that is wrong makes the frame improperly formatted (§7.1.2 rules 2, 5)
-        boolean keyValid = req.keyValid() || config.has(Bug.MPA_LAX_KEY) || config.has(Bug.ACCEPT_ALL);
-        if (malformed || !keyValid || req.pdLength() > MpaStartFrame.MAX_PRIVATE_DATA
-                || req.kind() != MpaStartFrame.Kind.REQUEST) {
+        boolean keyValid = req.keyValid() || laxKey(config);
+        if (malformed || !keyValid || pdLengthTooLong(config, req)
+                || req.kind() != MpaStartFrame.Kind.REQUEST && !laxKey(config)) {
             return new Answer(null, null, "the MPA Request is improperly formatted (RFC 5044 §7.1.2)");
         }
-        if (!config.revisions().contains(req.revision())) {
-            return new Answer(null, null, "MPA revision " + req.revision() + " is not supported (supported: "
-                    + config.revisions() + "; RFC 5044 §7.1.1)");
+        int revision = req.revision();
+        if (!config.revisions().contains(revision)) {
+            if (!config.has(Bug.MPA_ANY_REV)) {
+                return new Answer(null, null, "MPA revision " + revision + " is not supported (supported: "
+                        + config.revisions() + "; RFC 5044 §7.1.1)");
+            }
+            revision = config.highestRevision(); // knob mpa-any-rev: taken as one of this side's own
+        }
+        String refused = knobRefusal(config, req, revision);
+        if (refused != null) {
+            return new Answer(null, null, "the MPA Request is improperly formatted: " + refused);
         }
         boolean crc = config.crc() || req.crc();
         boolean markersTx = req.markers();
@@ -94,16 +167,18 @@ public final class MpaSetup {
         Set<RnicConfig.Rtr> rtrs = EnumSet.noneOf(RnicConfig.Rtr.class);
         // RFC 6581 §6: the enhanced data are only there with Rev 2 or higher; for Rev 1 the S bit is a Res bit, "not
         // checked on reception" (RFC 5044 §7.1.1), and the four octets are the ULP's
-        if (req.revision() >= 2 && req.enhanced() != null) {
+        if (revision >= 2 && req.enhanced() != null) {
             Enhanced theirs = req.enhanced();
             // RFC 6581 §9.1: the responder's ORD is at most the initiator's IRD; its IRD should cover the
             // initiator's ORD as far as its resources go
-            if (theirs.ird() != ULP_NEGOTIATED && !config.has(Bug.MPA_ORD_OVER_PEER_IRD)) {
+            if (!ulpNegotiated(config, theirs.ird()) && !config.has(Bug.MPA_ORD_OVER_PEER_IRD)) {
                 ord = Math.min(ord, theirs.ird());
             }
-            if (theirs.ord() != ULP_NEGOTIATED) ird = Math.min(config.limits().maxIrdOrd(), Math.max(ird, theirs.ord()));
-            int irdField = theirs.ord() == ULP_NEGOTIATED ? ULP_NEGOTIATED : ird;
-            int ordField = theirs.ird() == ULP_NEGOTIATED ? ULP_NEGOTIATED : ord;
+            if (!ulpNegotiated(config, theirs.ord())) {
+                ird = Math.min(config.limits().maxIrdOrd(), Math.max(ird, theirs.ord()));
+            }
+            int irdField = ulpNegotiated(config, theirs.ord()) ? ULP_NEGOTIATED : ird;
+            int ordField = ulpNegotiated(config, theirs.ird()) ? ULP_NEGOTIATED : ord;
             // RFC 6581 §9.2: "If Control Flag A is set to 0, then Control Flags B, C, and D MUST be ignored"
             boolean p2p = theirs.peerToPeer();
             if (p2p) {
@@ -134,8 +209,8 @@ public final class MpaSetup {
             ord = accept.ord();
         }
         byte[] pd = accept.privateData() == null ? new byte[0] : accept.privateData();
-        MpaStartFrame reply = MpaStartFrame.reply(config.markers(), crc, reject, req.revision(), mine, pd);
-        Params params = new Params(req.revision(), crc, markersTx, config.markers(), ird, ord, rtr, rtrs);
+        MpaStartFrame reply = MpaStartFrame.reply(config.markers(), crc, reject, revision, mine, pd);
+        Params params = new Params(revision, crc, markersTx, config.markers(), ird, ord, rtr, rtrs);
         return new Answer(reply, params, reject ? (why != null ? why : "rejected by the ULP") : null);
     }
 
@@ -147,35 +222,46 @@ public final class MpaSetup {
     static ReplyOutcome onReply(RnicConfig config, MpaStartFrame req, MpaStartFrame reply, boolean malformed) {
         // RFC 5044 §7.1.2: "If the MPA Reply Frame is improperly formatted, the implementation MUST close the TCP
         // connection and exit MPA"; rule 8: a Request answering a Request is an Initiator/Initiator startup
-        boolean keyValid = reply.keyValid() || config.has(Bug.MPA_LAX_KEY) || config.has(Bug.ACCEPT_ALL);
-        if (malformed || !keyValid || reply.pdLength() > MpaStartFrame.MAX_PRIVATE_DATA
-                || reply.kind() != MpaStartFrame.Kind.REPLY) {
+        boolean keyValid = reply.keyValid() || laxKey(config);
+        if (malformed || !keyValid || pdLengthTooLong(config, reply)
+                || reply.kind() != MpaStartFrame.Kind.REPLY && !laxKey(config)) {
             return new ReplyOutcome(null, null, "the MPA Reply is improperly formatted (RFC 5044 §7.1.2)");
         }
-        if (reply.reject()) {
+        // knob mpa-reject-ignored: R is not looked at
+        if (reply.reject() && !config.has(Bug.MPA_REJECT_IGNORED)) {
             return new ReplyOutcome(null, null, "the peer rejected the connection (R = 1)");
         }
         // RFC 5044 §7.1.1: a receiver that "cannot interoperate with the received version ... MUST close"
-        if (!config.revisions().contains(reply.revision()) || reply.revision() > req.revision()) {
-            return new ReplyOutcome(null, null, "the MPA Reply has revision " + reply.revision()
-                    + ", this side asked for " + req.revision());
+        int revision = reply.revision();
+        if (!config.revisions().contains(revision) || revision > req.revision()) {
+            if (!config.has(Bug.MPA_ANY_REV)) {
+                return new ReplyOutcome(null, null, "the MPA Reply has revision " + revision
+                        + ", this side asked for " + req.revision());
+            }
+            revision = req.revision(); // knob mpa-any-rev: taken as the one asked for
+        }
+        String refused = knobRefusal(config, reply, revision);
+        if (refused != null) {
+            return new ReplyOutcome(null, null, "the MPA Reply is improperly formatted: " + refused);
         }
         boolean crc = req.crc() || reply.crc();
-        int ird = req.enhanced() != null ? req.enhanced().ird() : config.ird();
-        int ord = req.enhanced() != null ? req.enhanced().ord() : config.ord();
+        // knob mpa-ird-ord-swapped swapped them on the wire only
+        boolean swapped = config.has(Bug.MPA_IRD_ORD_SWAPPED);
+        int ird = req.enhanced() != null ? (swapped ? req.enhanced().ord() : req.enhanced().ird()) : config.ird();
+        int ord = req.enhanced() != null ? (swapped ? req.enhanced().ird() : req.enhanced().ord()) : config.ord();
         RnicConfig.Rtr rtr = null;
         io.rddp.sink.ErrorType terminate = null;
         String why = null;
         if (req.enhanced() != null) {
-            Enhanced theirs = reply.revision() >= 2 ? reply.enhanced() : null;
+            Enhanced theirs = revision >= 2 ? reply.enhanced() : null;
             if (theirs == null) {
                 return new ReplyOutcome(null, null, "the MPA Reply to an enhanced Request carries no IRD/ORD (RFC 6581"
                         + " §10: an enhanced responder responds with an enhanced MPA message)");
             }
             // RFC 6581 §9.1: "the initiator MUST set its IRD at least to the responder ORD and its ORD at most to the
             // responder IRD"; 0x3FFF leaves the local value unchanged
-            if (theirs.ird() != ULP_NEGOTIATED) ord = Math.min(ord, theirs.ird());
-            if (theirs.ord() != ULP_NEGOTIATED) {
+            if (!ulpNegotiated(config, theirs.ird())) ord = Math.min(ord, theirs.ird());
+            if (!ulpNegotiated(config, theirs.ord())) {
                 if (theirs.ord() > config.limits().maxIrdOrd()) {
                     // "If the initiator does not have sufficient resources for the required IRD, it MUST send a
                     // TERM message ... Layer 2, Error Type 0, Error Code 6"
@@ -202,7 +288,7 @@ public final class MpaSetup {
                 }
             }
         }
-        Params p = new Params(reply.revision(), crc, reply.markers(), req.markers(), ird, ord, rtr,
+        Params p = new Params(revision, crc, reply.markers(), req.markers(), ird, ord, rtr,
                 rtr == null ? Set.of() : Set.of(rtr));
         if (terminate != null && config.has(Bug.MPA_NO_STARTUP_TERMINATE)) return new ReplyOutcome(null, null, why);
         return new ReplyOutcome(p, terminate, why);

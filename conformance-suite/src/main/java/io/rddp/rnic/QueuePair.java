@@ -104,6 +104,14 @@ public final class QueuePair {
     private final byte[] startHeader = new byte[MpaStartFrame.HEADER_LENGTH];
     private int startHeaderLength;
     private boolean keyChecked;
+    /** knob mpa-frame-per-read: the peer's octets while its start frame's header is incomplete */
+    private final java.io.ByteArrayOutputStream startOctets = new java.io.ByteArrayOutputStream();
+    /** knob mpa-frame-per-read: the start frame the current read made, not yet handed on */
+    private MpaStartFrame frameOfRead;
+    /** knob mpa-frame-per-read: the peer's start frame was taken from a read; the decoder's is passed over */
+    private boolean frameOfReadTaken;
+    /** knob mpa-frame-per-read: the PDUs the decoder finds in the current read were taken as Private Data */
+    private boolean swallowRead;
     private final long mpaDeadline;
     final StreamDecoder decoder;
     final SinkModel model;
@@ -351,12 +359,7 @@ public final class QueuePair {
             fail("a second MPA start frame arrived (RFC 5044 §7.1.2)", AsyncEvent.Type.CONNECT_ERROR);
             return;
         }
-        if (f.revision() < 2 && f.enhanced() != null) {
-            // RFC 6581 §6: enhanced data need Rev 2; under Rev 1 the S bit is a Res bit "not checked on reception"
-            // (RFC 5044 §7.1.1) and the four octets are the ULP's Private Data
-            f = new MpaStartFrame(f.kind(), f.keyValid(), f.markers(), f.crc(), f.reject(), f.reserved(),
-                    f.revision(), f.pdLength(), f.privateData(), null);
-        }
+        f = MpaSetup.asRead(config, f);
         peerStart = f;
         if (!initiator) {
             MpaSetup.Answer probe = MpaSetup.answer(config, f, malformed,
@@ -414,13 +417,64 @@ public final class QueuePair {
                         + "\", not \"" + want + "\" (RFC 5044 §7.1.1)";
             }
         }
-        if (startHeaderLength >= MpaStartFrame.HEADER_LENGTH) {
+        if (startHeaderLength >= MpaStartFrame.HEADER_LENGTH && !config.has(Bug.MPA_PD_BUFFER_256)) {
             int pdLength = ((startHeader[18] & 0xFF) << 8) | (startHeader[19] & 0xFF);
             if (pdLength > MpaStartFrame.MAX_PRIVATE_DATA) {
                 return "PD_Length " + pdLength + " exceeds " + MpaStartFrame.MAX_PRIVATE_DATA + " (RFC 5044 §7.1.1)";
             }
         }
         return null;
+    }
+
+    /**
+     * Knob mpa-frame-per-read: the start frame as a receiver that takes TCP for datagrams reads it, once the read
+     * that completes its 20-octet header is in: its Private Data is whatever that read brought after the header,
+     * shorter or longer than PD_Length. Null when there is no such frame to take from this read.
+     */
+    private MpaStartFrame takeFrameOfRead(byte[] data, int n) {
+        if (!config.has(Bug.MPA_FRAME_PER_READ) || frameOfReadTaken || peerStart != null
+                || (state != State.CONNECTING && state != State.PENDING_ACCEPT)) {
+            return null;
+        }
+        startOctets.write(data, 0, n);
+        if (startOctets.size() < MpaStartFrame.HEADER_LENGTH) return null;
+        byte[] all = startOctets.toByteArray();
+        startOctets.reset();
+        frameOfReadTaken = true; // one frame is taken, whatever it is
+        MpaStartFrame f;
+        try {
+            f = MpaStartFrame.parse(ByteBuffer.wrap(all));
+        } catch (io.rddp.MalformedException e) {
+            return null; // no key at all: the decoder's verdict (and the early check) stand
+        }
+        byte[] pd = java.util.Arrays.copyOfRange(all, MpaStartFrame.HEADER_LENGTH, all.length);
+        MpaStartFrame.Enhanced e = null;
+        if (f.enhancedFlag() && pd.length >= MpaStartFrame.Enhanced.LENGTH) {
+            try {
+                e = MpaStartFrame.Enhanced.parse(ByteBuffer.wrap(pd));
+            } catch (io.rddp.MalformedException impossible) {
+                throw new IllegalStateException(impossible);
+            }
+        }
+        return new MpaStartFrame(f.kind(), f.keyValid(), f.markers(), f.crc(), f.reject(), f.reserved(),
+                f.revision(), f.pdLength(), pd, e);
+    }
+
+    /**
+     * Knob mpa-terminate-without-reply: the Initiator gives up its start-up (no valid Reply in time) with a
+     * Terminate 2/0/4, framed as its Request asked, then closes.
+     */
+    void terminateWithoutReply(String why) {
+        synchronized (lock) {
+            if (state != State.CONNECTING || !initiator || ourStart == null) return;
+            MpaSetup.Params p = new MpaSetup.Params(ourStart.revision(), ourStart.crc(), false, ourStart.markers(),
+                    config.ird(), config.ord(), null, Set.of());
+            params = p;
+            tx.established(p, decoder.offset(out));
+            txAllowed = true;
+            rnic.event(new AsyncEvent(AsyncEvent.Type.CONNECT_ERROR, qpn, ErrorType.MPA_INVALID_START_FRAME, why));
+            terminate(ErrorType.MPA_INVALID_START_FRAME, null, -1, null, why + " (knob mpa-terminate-without-reply)");
+        }
     }
 
     private void reply(MpaSetup.AcceptSettings settings) {
@@ -480,7 +534,19 @@ public final class QueuePair {
                     if (n > 0) {
                         String early = earlyStartCheck(buf, n);
                         if (early != null) fail(early, AsyncEvent.Type.CONNECT_ERROR);
-                        decoder.data(in, ByteBuffer.wrap(buf, 0, n), ++frame, now());
+                        frameOfRead = takeFrameOfRead(buf, n);
+                        swallowRead = frameOfRead != null;
+                        try {
+                            decoder.data(in, ByteBuffer.wrap(buf, 0, n), ++frame, now());
+                        } finally {
+                            swallowRead = false;
+                        }
+                        if (frameOfRead != null) {
+                            // the decoder waits for the rest of the frame; this side does not
+                            MpaStartFrame f = frameOfRead;
+                            frameOfRead = null;
+                            onPeerStartFrame(f, f.enhancedFlag() && f.revision() >= 2 && f.enhanced() == null);
+                        }
                         if (replyPending != null) {
                             MpaSetup.AcceptSettings s = replyPending;
                             replyPending = null;
@@ -492,8 +558,10 @@ public final class QueuePair {
                     }
                     long nowNs = System.nanoTime();
                     if ((state == State.CONNECTING || state == State.PENDING_ACCEPT) && nowNs > mpaDeadline) {
-                        fail("the MPA exchange did not finish within " + config.mpaTimeout().toSeconds() + " s",
-                                AsyncEvent.Type.CONNECT_ERROR);
+                        String why = "the MPA exchange did not finish within " + config.mpaTimeout().toSeconds()
+                                + " s";
+                        if (initiator && config.has(Bug.MPA_TERMINATE_WITHOUT_REPLY)) terminateWithoutReply(why);
+                        else fail(why, AsyncEvent.Type.CONNECT_ERROR);
                     }
                     if (lingerDeadline > 0 && nowNs > lingerDeadline) {
                         // the peer did not close its side in time: drop the connection
@@ -555,19 +623,31 @@ public final class QueuePair {
                     // §6), the frame's place in the exchange. Not Rev (MpaSetup decides what it can interoperate
                     // with), Res bits ("not checked on reception", §7.1.1), RTR flags with A = 0 ("MUST be ignored",
                     // RFC 6581 §9.2) or IRD/ORD values (§9.1 says what to do with them)
+                    // Knob mpa-lax-key: the other frame's key passes, so the first start frame is never out of
+                    // sequence (the model calls a Request key from the Responder an Initiator/Initiator start-up);
+                    // knob mpa-pd-buffer-256 does not validate PD_Length
+                    boolean laxSequence = MpaSetup.laxKey(config) && peerStart == null;
                     boolean malformed = !config.has(Bug.ACCEPT_ALL) && pduViolations.stream()
                             .anyMatch(v -> v.severity() == Severity.ERROR
                             && (v.check() == Check.MPA_KEY && !config.has(Bug.MPA_LAX_KEY)
-                            || v.check() == Check.MPA_PD_LENGTH
-                            || v.check() == Check.MPA_SEQUENCE
+                            || v.check() == Check.MPA_PD_LENGTH && !config.has(Bug.MPA_PD_BUFFER_256)
+                            || v.check() == Check.MPA_SEQUENCE && !laxSequence
                             || v.check() == Check.MPA_ENHANCED && pdu.startFrame().enhancedFlag()
                             && pdu.startFrame().revision() >= 2 && pdu.startFrame().enhanced() == null));
-                    onPeerStartFrame(pdu.startFrame(), malformed);
+                    if (frameOfRead != null) {
+                        // knob mpa-frame-per-read: the frame is what the read brought, not what the decoder framed
+                        MpaStartFrame f = frameOfRead;
+                        frameOfRead = null;
+                        onPeerStartFrame(f, malformed);
+                    } else if (!frameOfReadTaken) {
+                        onPeerStartFrame(pdu.startFrame(), malformed);
+                    }
                 }
                 return;
             }
             if (pdu.direction() != in) return; // this side's FPDUs reach the model from the Transmitter
             if (stalled) return;
+            if (swallowRead) return; // knob mpa-frame-per-read: these octets were taken as Private Data
             if (state != State.RTS && state != State.CLOSING && !(state == State.CONNECTING && !initiator)) {
                 return; // RFC 5041 §7.1: after an error, incoming segments are silently dropped
             }

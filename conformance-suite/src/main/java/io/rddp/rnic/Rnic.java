@@ -149,7 +149,12 @@ public final class Rnic implements Closeable {
         if (!qp.awaitEstablished(left)) {
             String why = qp.failure();
             if (qp.state() == QueuePair.State.CONNECTING) {
-                qp.abort();
+                // knob mpa-terminate-without-reply: a Terminate instead of the reset
+                if (qp.config.has(Bug.MPA_TERMINATE_WITHOUT_REPLY)) {
+                    qp.terminateWithoutReply("no valid MPA Reply within " + timeoutMs + " ms");
+                } else {
+                    qp.abort();
+                }
                 throw new RnicException(RnicException.Kind.TIMEOUT, "no MPA Reply from " + target + " within "
                         + timeoutMs + " ms");
             }
