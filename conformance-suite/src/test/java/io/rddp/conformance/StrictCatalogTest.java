@@ -39,7 +39,7 @@ class StrictCatalogTest {
 
     @Test
     void everyBundledScenarioFileLoadsUnderTheStrictLanguage() {
-        assertThat(Catalog.load().scenarios()).hasSize(243);
+        assertThat(Catalog.load().scenarios()).hasSize(246);
     }
 
     @Test
