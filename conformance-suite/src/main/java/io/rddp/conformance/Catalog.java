@@ -159,7 +159,7 @@ public final class Catalog {
             if (q == null) throw new IllegalStateException(where + ": " + id + " requires unknown " + r.asText());
             rs.add(q);
         }
-        Map<String, String> partly = new LinkedHashMap<>();
+        Map<Requirement, String> partly = new LinkedHashMap<>();
         var pit = e.path("partly").fields();
         while (pit.hasNext()) {
             var p = pit.next();
@@ -172,7 +172,7 @@ public final class Catalog {
                 throw new IllegalStateException(where + ": " + id + ": partly " + q.id() + " must say what it leaves"
                         + " out");
             }
-            partly.put(q.id(), p.getValue().asText());
+            partly.put(q, p.getValue().asText());
         }
         if (rs.isEmpty() && partly.isEmpty()) {
             throw new IllegalStateException(where + ": " + id + " proves no requirement");

@@ -78,7 +78,7 @@ public final class Coverage {
             boolean proven = false, failed = false;
             for (Scenario s : catalog.scenarios()) {
                 ScenarioInfo info = s.info();
-                String leaves = info.partly().get(q.id());
+                String leaves = info.partly().get(q);
                 if (leaves != null) partly.put(info.id(), leaves);
                 if (!info.requirements().contains(q)) continue;
                 proven = true;

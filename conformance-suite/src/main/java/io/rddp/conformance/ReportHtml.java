@@ -128,8 +128,8 @@ final class ReportHtml {
                 sb.append("<span title=\"").append(x(q.quote())).append("\">").append(x(q.rfc() + " " + q.section()
                         + " " + q.level())).append("</span><br>");
             }
-            for (Map.Entry<String, String> p : r.info().partly().entrySet()) {
-                Requirement q = rep.catalog().requirements().get(p.getKey());
+            for (Map.Entry<Requirement, String> p : r.info().partly().entrySet()) {
+                Requirement q = p.getKey();
                 sb.append("<span class=\"partly\" title=\"").append(x(q.quote() + " — leaves out: " + p.getValue()))
                         .append("\">").append(x(q.rfc() + " " + q.section() + " " + q.level() + " (in part)"))
                         .append("</span><br>");

@@ -94,7 +94,7 @@ final class ReportJson {
                     .put("level", q.level());
         }
         ObjectNode partly = o.putObject("partly");
-        r.info().partly().forEach(partly::put);
+        r.info().partly().forEach((q, leaves) -> partly.put(q.id(), leaves));
         ArrayNode catches = o.putArray("catches");
         r.info().catches().forEach(catches::add);
         o.put("expected", r.info().expectedText());

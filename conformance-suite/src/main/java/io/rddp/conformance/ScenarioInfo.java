@@ -17,13 +17,13 @@ import java.util.Set;
  * @param expected     acceptable reactions; empty for positive scenarios judged by their own checks
  * @param negative     it injects a fault (a liveness check follows it)
  * @param source       where it is defined (file or class), for the report
- * @param partly       requirements it proves only in part, by id, with what it leaves out
+ * @param partly       requirements it proves only in part, with what it leaves out
  * @param catches      knobs of the emulated RNIC ({@code rddp peer --bug}) that must make it fail: the proof that it
  *                     can fail
  */
 public record ScenarioInfo(String id, String title, List<Requirement> requirements, Set<String> needs,
                            Set<String> profiles, List<Reaction> expected, boolean negative, String source,
-                           Map<String, String> partly, List<String> catches) {
+                           Map<Requirement, String> partly, List<String> catches) {
 
     public ScenarioInfo {
         requirements = List.copyOf(requirements);
@@ -37,11 +37,13 @@ public record ScenarioInfo(String id, String title, List<Requirement> requiremen
     /** The strongest level among the requirements, whole or in part (MUST beats SHOULD beats MAY). */
     public String level() {
         String best = "MAY";
-        for (Requirement r : requirements) {
+        List<Requirement> all = new java.util.ArrayList<>(requirements);
+        all.addAll(partly.keySet());
+        for (Requirement r : all) {
             if (r.mandatory()) return "MUST";
             if (r.should()) best = "SHOULD";
         }
-        return requirements.isEmpty() ? "MUST" : best;
+        return all.isEmpty() ? "MUST" : best;
     }
 
     /** Describes the accepted reactions in one line. */

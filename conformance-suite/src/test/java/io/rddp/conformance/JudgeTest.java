@@ -169,6 +169,16 @@ class JudgeTest {
     }
 
     @Test
+    void aMustProvenOnlyInPartStillFailsAMiss() {
+        // a MAY in requires and a MUST in partly: the scenario's reactions still bind the MUST it tests in part
+        ScenarioInfo info = new ScenarioInfo("t.scenario", "a scenario", List.of(MAY), Set.of(), Set.of("agent"),
+                List.of(STRICT_TERMINATE), true, "test", Map.of(MUST, "the other half"), List.of());
+        assertThat(info.level()).isEqualTo("MUST");
+        Judge.Judgement j = Judge.judge(info, facts(nothing(Link.PeerClose.OPEN)));
+        assertThat(j.verdict()).isEqualTo(Result.Verdict.FAIL);
+    }
+
+    @Test
     void eachReactionKindMatchesOnlyItsOwnBehaviour() {
         Reaction close = new Reaction(Reaction.Kind.CLOSE, 0, 0, 0, Reaction.Grade.STRICT, "r");
         Reaction silent = new Reaction(Reaction.Kind.SILENT_CLOSE, 0, 0, 0, Reaction.Grade.STRICT, "r");

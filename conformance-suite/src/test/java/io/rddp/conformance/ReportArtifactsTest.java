@@ -170,7 +170,8 @@ class ReportArtifactsTest {
         assertThat(json.path("summary").path("text").asText()).isEqualTo(tally);
         assertThat(json.path("options").path("timeout-scale").asText()).isEqualTo("3.0");
         String coverage = rep.coverage().headline(CATALOG);
-        assertThat(coverage).startsWith("this run: ").contains("(catalogue: ").endsWith("out of scope: 21 IPsec MUSTs");
+        assertThat(coverage).startsWith("this run: ").contains("(catalogue: ")
+                .endsWith("out of scope: 21 IPsec MUSTs, 2 informative MUSTs, 3 umbrella MUSTs");
         assertThat(json.path("summary").path("coverage").path("text").asText()).isEqualTo(coverage);
         assertThat(Files.readString(tmp.resolve("junit.xml"))).contains(tally).contains(coverage);
         assertThat(Files.readString(tmp.resolve("report.html"))).contains(tally).contains(coverage)
