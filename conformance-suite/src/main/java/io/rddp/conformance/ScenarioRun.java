@@ -73,6 +73,18 @@ final class ScenarioRun {
 
     // ------------------------------------------------------------------ state the steps share
 
+    /** What a check compared and found as it should be, for the report ({@link ScenarioContext#compared}). */
+    void compared(String what) {
+        ctx.compared(what);
+    }
+
+    /** An amount of octets for the report: "1 MiB", "4 KiB", "1,438 octets", "1 octet". */
+    static String size(long n) {
+        if (n >= 1L << 20 && n % (1L << 20) == 0) return (n >> 20) + " MiB";
+        if (n >= 1L << 10 && n % (1L << 10) == 0) return (n >> 10) + " KiB";
+        return String.format(java.util.Locale.ROOT, "%,d", n) + (n == 1 ? " octet" : " octets");
+    }
+
     /** Octets a {@code send} with {@code tcp: {stop-before: n}} held back, for {@code send-rest}. */
     void stash(byte[] rest) {
         stash = rest;
