@@ -88,14 +88,14 @@ final class Injected {
         if (a.has("ddp-rsvd") && a.path("ddp-rsvd").asInt() != 0) out.add("DDP Rsvd " + a.path("ddp-rsvd").asInt(),
                 "ddp.rsvd");
         switch (op) {
-            case RDMA_WRITE, RDMA_READ_RESPONSE -> address(c, out, a.has("stag"), stag, a.has("to"), to, length,
+            case RDMA_WRITE, RDMA_READ_RESPONSE -> address(c, out, "", a.has("stag"), stag, a.has("to"), to, length,
                     defaults, "ddp.stag", "ddp.to", "rdmap.payloadLength");
-            case RDMA_READ_REQUEST -> address(c, out, a.has("src-stag"), stag, a.has("src-to") || a.has("size"), to,
-                    length, defaults, "rdmap.readRequest.srcStag", "rdmap.readRequest.srcTo",
+            case RDMA_READ_REQUEST -> address(c, out, "source ", a.has("src-stag"), stag, a.has("src-to")
+                    || a.has("size"), to, length, defaults, "rdmap.readRequest.srcStag", "rdmap.readRequest.srcTo",
                     "rdmap.readRequest.size");
             case ATOMIC_REQUEST -> {
-                address(c, out, a.has("stag"), stag, a.has("to"), to, 8, defaults, "rdmap.atomicRequest.remoteStag",
-                        "rdmap.atomicRequest.remoteTo", null);
+                address(c, out, "", a.has("stag"), stag, a.has("to"), to, 8, defaults,
+                        "rdmap.atomicRequest.remoteStag", "rdmap.atomicRequest.remoteTo", null);
                 if ((to & 7) != 0) out.add("TO 0x" + Long.toHexString(to) + " not 64-bit aligned",
                         "rdmap.atomicRequest.remoteTo");
                 if (a.has("aopcode")) out.add("atomic operation " + a.path("aopcode").asLong(),
@@ -134,27 +134,29 @@ final class Injected {
      * A DUT STag and a range of its TOs: the STag is a fault when the scenario gave one other than its buffer's, the
      * range when it lies outside what the DUT registered for the STag (or wraps past 2^64).
      */
-    private static void address(ScriptedConnection c, WireMark.Faults out, boolean stagGiven, long stag,
-                                boolean rangeGiven, long to, long length, long[] defaults, String stagField,
-                                String toField, String lengthField) {
+    private static void address(ScriptedConnection c, WireMark.Faults out, String which, boolean stagGiven,
+                                long stag, boolean rangeGiven, long to, long length, long[] defaults,
+                                String stagField, String toField, String lengthField) {
         StagRegistration reg = c.dutRegistration(stag);
         if (stagGiven && stag != defaults[0]) {
-            out.add("STag 0x" + Long.toHexString(stag) + (reg == null ? " (not one the DUT registered for the"
-                    + " tester)" : ""), stagField);
+            out.add(which + "STag 0x" + Long.toHexString(stag) + (reg == null ? " (not one the DUT registered for"
+                    + " the tester)" : ""), stagField);
         }
         String[] range = lengthField == null ? new String[]{toField} : new String[]{toField, lengthField};
+        String at = which + "TO 0x" + Long.toHexString(to);
+        String plus = " + " + (which.isEmpty() ? "" : "size ") + length;
         if (length > 0 && Long.compareUnsigned(to + length, to) < 0) {
-            out.add("TO 0x" + Long.toHexString(to) + " + " + length + " wraps past 2^64", range);
+            out.add(at + plus + " wraps past 2^64", range);
         } else if (reg != null) {
             long rel = to - reg.baseTo();
             if (rel < 0) {
-                out.add("TO 0x" + Long.toHexString(to) + ", " + ScenarioRun.size(-rel) + " before the buffer", range);
+                out.add(at + ", " + ScenarioRun.size(-rel) + " before the buffer", range);
             } else if (rel + length > reg.length()) {
-                out.add("TO 0x" + Long.toHexString(to) + " + " + length + ": " + ScenarioRun.size(rel + length
-                        - reg.length()) + " beyond the buffer's end", range);
+                out.add(at + plus + ": " + ScenarioRun.size(rel + length - reg.length()) + " beyond the buffer's end",
+                        range);
             }
         } else if (rangeGiven && to != defaults[1]) {
-            out.add("TO 0x" + Long.toHexString(to), toField);
+            out.add(at, toField);
         }
     }
 }
