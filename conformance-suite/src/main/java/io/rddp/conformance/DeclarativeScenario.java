@@ -318,7 +318,14 @@ final class DeclarativeScenario implements Scenario {
         if (a.has("invalidate-stag") && !op.contains("inv")) b.invalidateStag(r.value(a, "invalidate-stag", 0));
         List<DdpSegment> segs = RdmaSteps.segments(r, a, b.segments());
         FpduEncoder.Faults f = faults(a.path("faults"));
-        WireMark.Faults injected = injected(r, a, opcode, due, data.length);
+        int queue = Math.max(0, opcode.queueNumber()); // the opcode's: a part with a faulty QN still continues it
+        WireMark.Faults injected = injected(r, a, opcode, due, data.length, r.openMessage(queue));
+        if (!opcode.tagged()) {
+            // a message left open (L 0) is continued by a part with its MSN at the MO after what was sent
+            long used = a.has("msn") ? Injected.msn(due, a) : due;
+            r.openMessage(queue, a.path("last").asBoolean(true) ? null
+                    : new long[]{used, a.path("mo").asLong(0) + data.length});
+        }
         for (DdpSegment seg : segs) {
             ByteBuffer u = seg.toByteBuffer();
             if (a.has("truncate")) u = ByteBuffer.wrap(java.util.Arrays.copyOf(u.array(), a.path("truncate").asInt()));
@@ -333,7 +340,7 @@ final class DeclarativeScenario implements Scenario {
 
     /** The fields of a {@code send} set to a faulty value, for the report ({@link Injected#send}). */
     private static WireMark.Faults injected(ScenarioRun r, JsonNode a, io.rddp.rdmap.Opcode op, long due,
-                                            int length) {
+                                            int length, long[] open) {
         Session s = r.session();
         long stag = 0, to = 0, len = length;
         switch (op) {
@@ -349,7 +356,7 @@ final class DeclarativeScenario implements Scenario {
             default -> {
             }
         }
-        return Injected.send(r.conn(), a, op, due, stag, to, len, new long[]{dutStag(s), dutTo(s)});
+        return Injected.send(r.conn(), a, op, due, stag, to, len, new long[]{dutStag(s), dutTo(s)}, open);
     }
 
     /** Octets a correct tagged message puts into the DUT buffer are allowed by the placement check. */

@@ -51,22 +51,31 @@ final class Injected {
      * The faulty fields of a {@code send} of {@code op}: {@code due} is the MSN the connection's state had next (-1
      * for a tagged opcode), {@code stag}/{@code to} the DUT's STag and TO the message addresses (tagged, Atomic) or
      * the source of a Read, {@code length} its payload or the Read's size, {@code defaults} the STag and TO of the
-     * scenario buffer (what a send without them takes).
+     * scenario buffer (what a send without them takes), {@code open} the MSN and next MO of a message the tester
+     * left open on the queue ({@code last: false}; null: none), which a part with that MSN and MO continues.
      */
     static WireMark.Faults send(ScriptedConnection c, JsonNode a, Opcode op, long due, long stag, long to,
-                                long length, long[] defaults) {
+                                long length, long[] defaults, long[] open) {
         WireMark.Faults out = new WireMark.Faults();
-        if (a.has("msn") && due >= 0) {
-            long m = msn(due, a);
-            if (m != due) out.add("MSN " + m + " where " + due + " is due", "ddp.msn");
+        long m = a.has("msn") && due >= 0 ? msn(due, a) : due;
+        boolean continues = open != null && due >= 0 && m == open[0];
+        if (open != null && due >= 0 && !continues && a.path("mo").asLong(0) == open[1]) {
+            // a part at the MO that continues the open message, with another MSN
+            out.add("MSN " + m + " where the message in progress has " + open[0], "ddp.msn");
+            continues = true;
+        } else if (a.has("msn") && due >= 0 && !continues && m != due) {
+            out.add("MSN " + m + " where " + due + " is due", "ddp.msn");
         }
         int qn = Math.max(0, op.queueNumber());
         if (a.has("qn") && a.path("qn").asLong() != qn) {
             out.add("QN " + a.path("qn").asLong() + (op.tagged() ? "" : " (" + op.rfcName() + " goes on QN " + qn
                     + ")"), "ddp.qn");
         }
-        if (a.has("mo") && a.path("mo").asLong() != 0) out.add("MO " + a.path("mo").asLong(), "ddp.mo");
-        if (a.has("last") && !a.path("last").asBoolean()) out.add("L 0 on the last segment", "ddp.last");
+        // a message left open (L 0) is no fault in itself: the parts after it are judged against it
+        long mo = a.path("mo").asLong(0), wantMo = continues ? open[1] : 0;
+        if (a.has("mo") && mo != wantMo) {
+            out.add("MO " + mo + (continues ? " where " + wantMo + " follows" : ""), "ddp.mo");
+        }
         if (a.has("tagged") && a.path("tagged").asBoolean() != op.tagged()) {
             out.add("T " + (a.path("tagged").asBoolean() ? 1 : 0) + " (" + op.rfcName() + " is "
                     + (op.tagged() ? "tagged" : "untagged") + ")", "ddp.tagged");
@@ -88,8 +97,11 @@ final class Injected {
         if (a.has("ddp-rsvd") && a.path("ddp-rsvd").asInt() != 0) out.add("DDP Rsvd " + a.path("ddp-rsvd").asInt(),
                 "ddp.rsvd");
         switch (op) {
-            case RDMA_WRITE, RDMA_READ_RESPONSE -> address(c, out, "", a.has("stag"), stag, a.has("to"), to, length,
-                    defaults, "ddp.stag", "ddp.to", "rdmap.payloadLength");
+            // a zero-length tagged message addresses nothing (RFC 5041 §7.1: its STag and TO are not validated)
+            case RDMA_WRITE, RDMA_READ_RESPONSE -> {
+                if (length > 0) address(c, out, "", a.has("stag"), stag, a.has("to"), to, length, defaults,
+                        "ddp.stag", "ddp.to", "rdmap.payloadLength");
+            }
             case RDMA_READ_REQUEST -> address(c, out, "source ", a.has("src-stag"), stag, a.has("src-to")
                     || a.has("size"), to, length, defaults, "rdmap.readRequest.srcStag", "rdmap.readRequest.srcTo",
                     "rdmap.readRequest.size");
@@ -141,6 +153,7 @@ final class Injected {
         if (stagGiven && stag != defaults[0]) {
             out.add(which + "STag 0x" + Long.toHexString(stag) + (reg == null ? " (not one the DUT registered for"
                     + " the tester)" : ""), stagField);
+            if (reg == null) return; // a TO of an STag the DUT does not have means nothing
         }
         String[] range = lengthField == null ? new String[]{toField} : new String[]{toField, lengthField};
         String at = which + "TO 0x" + Long.toHexString(to);

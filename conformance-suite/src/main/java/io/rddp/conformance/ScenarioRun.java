@@ -32,6 +32,8 @@ final class ScenarioRun {
     private int readsAnswered;
     private int atomicsAnswered;
     private DdpSegment lastSent;
+    /** per QN, a message the tester left open ({@code last: false}): its MSN and the MO that follows */
+    private final Map<Integer, long[]> openMessages = new java.util.HashMap<>();
 
     ScenarioRun(ScenarioContext ctx, Session session, JsonNode spec) {
         this.ctx = ctx;
@@ -167,6 +169,17 @@ final class ScenarioRun {
 
     void sent(DdpSegment s) {
         lastSent = s;
+    }
+
+    /** The message the tester left open on queue {@code qn}: {MSN, next MO}, or null. */
+    long[] openMessage(int qn) {
+        return openMessages.get(qn);
+    }
+
+    /** Leaves a message open on queue {@code qn} ({MSN, next MO}), or closes it (null). */
+    void openMessage(int qn, long[] open) {
+        if (open == null) openMessages.remove(qn);
+        else openMessages.put(qn, open);
     }
 
     // ------------------------------------------------------------------ value expressions
