@@ -784,10 +784,20 @@ public final class ScriptedConnection implements Closeable {
             tallies.put(v.id(), t == null ? new Tally(v, 1) : new Tally(t.first(), t.count() + 1));
             // a violation of the PDU being judged: the report marks its fields (the DUT's offending ones, or what the
             // judge found wrong in the tester's, which a raw step carries)
-            if (judging != null && v.direction() == judging && v.frame() == judgingFrame
-                    && (v.severity() == io.rddp.sink.Severity.ERROR || v.severity() == io.rddp.sink.Severity.WARNING)) {
+            boolean matters = v.severity() == io.rddp.sink.Severity.ERROR
+                    || v.severity() == io.rddp.sink.Severity.WARNING;
+            if (matters && judging != null && v.direction() == judging && v.frame() == judgingFrame) {
                 mark(judging == in ? WireMark.Kind.OFFENDING : WireMark.Kind.TESTER_FAULT, judgingOffset,
                         judgingOffset + 1, WireMark.fieldsOf(v.id()), v.id() + ": " + v.message());
+            } else if (matters && v.direction() == in && marks.size() < MAX_MARKS) {
+                // found later (e.g. at the stream's end, for all its frames): the DUT's PDUs of its first frames
+                List<Long> frames = v.frames().subList(0, Math.min(8, v.frames().size()));
+                for (DutPdu p : dutPdus) {
+                    if (p.start() == null && frames.contains(p.frame())) {
+                        mark(WireMark.Kind.OFFENDING, p.offset(), p.offset() + 1, WireMark.fieldsOf(v.id()),
+                                v.id() + ": " + v.message());
+                    }
+                }
             }
         }
 
