@@ -47,6 +47,9 @@ final class DeclarativeScenario implements Scenario {
             return;
         }
         Session s = MpaSteps.openPassive(ctx, setup, spec);
+        if (setup.request() != null) {
+            s.conn().injectedStartFrame(Injected.startFrame(spec.path("mpa"), setup.request()));
+        }
         MpaStartFrame reply = s.conn().peerStartFrame();
         if (setup.request() != null && reply == null && !spec.path("mpa").has("expect-reject")) {
             throw new DutSilent("the DUT gave no MPA Reply to a valid Request, so the scenario could not reach its"
@@ -125,8 +128,10 @@ final class DeclarativeScenario implements Scenario {
             byte[] bytes = f.toBytes();
             byte[] key = a.path("key").asText().getBytes(StandardCharsets.US_ASCII);
             System.arraycopy(key, 0, bytes, 0, Math.min(16, key.length));
+            c.injectNext(bytes.length, Injected.startFrame(a, f));
             c.write(bytes);
         } else {
+            c.injectNext(f.toBytes().length, Injected.startFrame(a, f));
             c.sendStartFrame(f);
         }
         if (a.path("full-operation").asBoolean(false) && !a.has("tcp")) c.fullOperation(f.crc(), false);
@@ -188,6 +193,7 @@ final class DeclarativeScenario implements Scenario {
             throw new ScenarioFailure("the RDMA Read Response carried " + HexFormat.of().formatHex(got)
                     + ", the buffer holds " + HexFormat.of().formatHex(want));
         }
+        r.compared(ScenarioRun.size(want.length) + " read back, equal");
     }
 
     /** No FPDU from the DUT for {@code ms}, or the quiet time ("quiet"). */
@@ -253,6 +259,8 @@ final class DeclarativeScenario implements Scenario {
                 : payload(a);
         if ((op.equals("send") || op.equals("send_se")) && !a.has("data")) data = ctx.dut().sendPayload(s, data);
         ByteBuffer d = ByteBuffer.wrap(data);
+        io.rddp.rdmap.Opcode opcode = RdmaSteps.opcode(op);
+        long due = opcode.tagged() ? -1 : c.peekMsn(Math.max(0, opcode.queueNumber())); // before msn() counts it
         RdmapEncoder.Builder b = switch (op) {
             case "send" -> RdmapEncoder.send(msn(c, 0, a), d, mulpdu);
             case "send_se" -> RdmapEncoder.sendWithSe(msn(c, 0, a), d, mulpdu);
@@ -310,16 +318,45 @@ final class DeclarativeScenario implements Scenario {
         if (a.has("invalidate-stag") && !op.contains("inv")) b.invalidateStag(r.value(a, "invalidate-stag", 0));
         List<DdpSegment> segs = RdmaSteps.segments(r, a, b.segments());
         FpduEncoder.Faults f = faults(a.path("faults"));
+        int queue = Math.max(0, opcode.queueNumber()); // the opcode's: a part with a faulty QN still continues it
+        WireMark.Faults injected = injected(r, a, opcode, due, data.length, r.openMessage(queue));
+        if (!opcode.tagged()) {
+            // a message left open (L 0) is continued by a part with its MSN at the MO after what was sent
+            long used = a.has("msn") ? Injected.msn(due, a) : due;
+            r.openMessage(queue, a.path("last").asBoolean(true) ? null
+                    : new long[]{used, a.path("mo").asLong(0) + data.length});
+        }
         for (DdpSegment seg : segs) {
             ByteBuffer u = seg.toByteBuffer();
             if (a.has("truncate")) u = ByteBuffer.wrap(java.util.Arrays.copyOf(u.array(), a.path("truncate").asInt()));
-            byte[] fpdu = c.fpdu(u, f);
+            byte[] fpdu = c.fpdu(u, f, injected);
             all.writeBytes(fpdu);
             cuts.add(all.size());
         }
         if ((op.equals("write") || op.equals("read_response")) && a.path("expect-placed").asBoolean(true)) {
             placed(ctx, s, r.value(a, "to", dutTo(s)), data.length);
         }
+    }
+
+    /** The fields of a {@code send} set to a faulty value, for the report ({@link Injected#send}). */
+    private static WireMark.Faults injected(ScenarioRun r, JsonNode a, io.rddp.rdmap.Opcode op, long due,
+                                            int length, long[] open) {
+        Session s = r.session();
+        long stag = 0, to = 0, len = length;
+        switch (op) {
+            case RDMA_WRITE, RDMA_READ_RESPONSE, ATOMIC_REQUEST -> {
+                stag = r.value(a, "stag", dutStag(s));
+                to = r.value(a, "to", dutTo(s));
+            }
+            case RDMA_READ_REQUEST -> {
+                stag = r.value(a, "src-stag", dutStag(s));
+                to = r.value(a, "src-to", dutTo(s));
+                len = r.value(a, "size", 64);
+            }
+            default -> {
+            }
+        }
+        return Injected.send(r.conn(), a, op, due, stag, to, len, new long[]{dutStag(s), dutTo(s)}, open);
     }
 
     /** Octets a correct tagged message puts into the DUT buffer are allowed by the placement check. */
@@ -340,10 +377,7 @@ final class DeclarativeScenario implements Scenario {
     /** The MSN: absolute, "+k"/"-k" from the next one, or the next one; the count follows what was sent. */
     private static long msn(ScriptedConnection c, int qn, JsonNode a) {
         if (!a.has("msn")) return c.nextMsn(qn);
-        String v = a.path("msn").asText();
-        long next = c.peekMsn(qn);
-        long m = v.startsWith("+") || v.startsWith("-") ? next + Long.parseLong(v) : Long.parseLong(v);
-        m &= 0xFFFF_FFFFL;
+        long m = Injected.msn(c.peekMsn(qn), a);
         while (c.peekMsn(qn) <= m && m - c.peekMsn(qn) < 1_000_000) c.nextMsn(qn);
         return m;
     }
@@ -415,6 +449,8 @@ final class DeclarativeScenario implements Scenario {
         if (a.has("data") && !a.path("data").asText().equals(wc.path("data").asText())) {
             throw new ScenarioFailure("the DUT received " + wc.path("data") + ", " + a.path("data") + " was sent");
         }
+        r.compared("receive completion: success" + (a.has("length") ? ", " + ScenarioRun.size(a.path("length")
+                .asLong()) + " as sent" : "") + (a.has("data") ? ", data equal" : ""));
     }
 
     /** The first receive completion of a poll's answer (or a flushed one: its status says why), else missing. */

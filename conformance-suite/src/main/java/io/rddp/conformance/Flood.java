@@ -109,7 +109,8 @@ record Flood(String facts, String broken) {
         boolean fail = broken != null;
         notes.add(0, fail ? failure() : facts + " (no RFC rule broken: the verdict stands)");
         return new Result(r.info(), r.profile(), fail ? Result.Verdict.FAIL : r.verdict(), fail ? null : r.grade(),
-                r.close(), r.observed(), r.findings(), notes, r.pcap(), r.millis(), r.liveness(), true);
+                r.close(), r.observed(), r.findings(), notes, r.pcap(), r.millis(), r.liveness(), true, r.compared(),
+                r.marks());
     }
 
     static String size(long octets) {

@@ -155,6 +155,10 @@ final class JunitXml {
         sb.append("\nexpected: ").append(r.info().expectedText()).append("\nobserved: ").append(r.observed());
         for (String n : r.notes()) sb.append('\n').append(n);
         if (!r.findings().isEmpty()) sb.append("\nfindings:\n").append(String.join("\n", r.findings()));
+        java.util.Set<String> injected = new java.util.LinkedHashSet<>();
+        for (WireMark m : r.marks()) if (m.kind() == WireMark.Kind.INJECTED) injected.add(m.what());
+        for (String i : injected) sb.append("\ninjected: ").append(i);
+        for (String c : r.compared()) sb.append("\ncompared: ").append(c);
         if (r.pcap() != null) sb.append("\nrecording: ").append(r.pcap());
         return sb.toString();
     }

@@ -134,6 +134,12 @@ final class MpaSteps {
             throw new Scenario.ScenarioFailure("the DUT's MPA " + (c.dutActive() ? "Request" : "Reply") + " "
                     + String.join("; ", wrong) + " (" + f + ")");
         }
+        List<String> keys = new ArrayList<>();
+        a.fieldNames().forEachRemaining(k -> {
+            if (!k.equals("if-accepted")) keys.add(k);
+        });
+        r.compared("the DUT's MPA " + (c.dutActive() ? "Request" : "Reply") + ": key, Res, PD_Length"
+                + (keys.isEmpty() ? "" : ", " + String.join(", ", keys)) + " as expected");
     }
 
     /** A scenario for one outcome of the negotiation: a DUT whose frame differs is not supported there. */
@@ -210,6 +216,7 @@ final class MpaSteps {
             byte[] key = a.path("key").asText().getBytes(StandardCharsets.US_ASCII);
             System.arraycopy(key, 0, bytes, 0, Math.min(MpaStartFrame.KEY_LENGTH, key.length));
         }
+        c.injectNext(bytes.length, Injected.startFrame(a, f));
         JsonNode tcp = a.path("tcp");
         List<Integer> ends = new ArrayList<>();
         if (tcp.path("every").asInt(0) > 0) {
@@ -426,6 +433,11 @@ final class MpaSteps {
         if (!wrong.isEmpty()) {
             throw new Scenario.ScenarioFailure("the DUT's queue pair reports " + String.join("; ", wrong));
         }
+        List<String> keys = new ArrayList<>();
+        a.fieldNames().forEachRemaining(k -> {
+            if (!k.equals("if-established")) keys.add(k);
+        });
+        run.compared("the DUT's queue pair reports " + String.join(", ", keys) + " as expected");
     }
 
     // ------------------------------------------------------------------ helpers of the steps above
@@ -583,6 +595,8 @@ final class MpaSteps {
             throw new Scenario.ScenarioFailure("the DUT's FPDUs: " + String.join("; ", wrong.subList(0,
                     Math.min(4, wrong.size()))) + (wrong.size() > 4 ? " and " + (wrong.size() - 4) + " more" : ""));
         }
+        r.compared("the DUT's " + op.rfcName() + " FPDUs: " + ScenarioRun.size(sent.apply(c)) + ", each ULPDU_Length"
+                + " within bounds");
     }
 
     private static String opcodeName(io.rddp.rdmap.Opcode o) {

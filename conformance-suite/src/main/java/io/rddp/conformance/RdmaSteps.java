@@ -281,7 +281,19 @@ final class RdmaSteps {
                     a.has("mulpdu") ? a.path("mulpdu").asInt() : c.mulpdu(1460));
             if (a.has("qn")) b.qn(a.path("qn").asLong());
             if (a.has("tagged")) b.tagged(a.path("tagged").asBoolean());
-            c.send(b);
+            WireMark.Faults injected = new WireMark.Faults();
+            if (size > rr.size()) injected.add((size - rr.size()) + " octets more than the " + rr.size() + " the Read"
+                    + " asked", "rdmap.payloadLength");
+            if (size < rr.size()) injected.add((rr.size() - size) + " octets fewer than the " + rr.size() + " the"
+                    + " Read asked", "rdmap.payloadLength");
+            if (stag != rr.sinkStag()) injected.add("STag 0x" + Long.toHexString(stag) + ", not the Read's Data Sink",
+                    "ddp.stag");
+            if (to != rr.sinkTo()) injected.add("TO 0x" + Long.toHexString(to) + ", not the Read's Data Sink TO",
+                    "ddp.to");
+            if (a.has("qn")) injected.add("QN " + a.path("qn").asLong() + " in a tagged message", "ddp.qn");
+            if (a.has("tagged") && !a.path("tagged").asBoolean()) injected.add("T 0 (a Read Response is tagged)",
+                    "ddp.tagged");
+            c.send(b, io.rddp.mpa.FpduEncoder.Faults.NONE, injected);
         }
         r.readsAnswered(want);
     }
@@ -316,7 +328,13 @@ final class RdmaSteps {
                     r.value(a, "value", 0)));
             if (a.has("qn")) b.qn(qn);
             if (a.has("tagged")) b.tagged(a.path("tagged").asBoolean());
-            c.send(b);
+            WireMark.Faults injected = new WireMark.Faults();
+            if (id != ar.requestId()) injected.add("request identifier " + id + " where the request had "
+                    + ar.requestId(), "rdmap.atomicResponse.requestId");
+            if (qn != 3) injected.add("QN " + qn + " (Atomic Responses go on QN 3)", "ddp.qn");
+            if (a.has("tagged") && a.path("tagged").asBoolean()) injected.add("T 1 (an Atomic Response is untagged)",
+                    "ddp.tagged");
+            c.send(b, io.rddp.mpa.FpduEncoder.Faults.NONE, injected);
         }
         r.atomicsAnswered(want);
     }
@@ -397,6 +415,13 @@ final class RdmaSteps {
             wrong.add("data " + wc.path("data").asText() + " (expected " + HexFormat.of().formatHex(data) + ")");
         }
         if (!wrong.isEmpty()) fail("the DUT's completion " + wc + " has " + String.join(", ", wrong));
+        List<String> same = new ArrayList<>();
+        same.add("status " + got);
+        if (a.has("byte_len")) same.add("byte_len " + ScenarioRun.size(wc.path("byte_len").asLong()));
+        for (String k : new String[]{"imm", "solicited", "invalidated_stag"}) if (a.has(k)) same.add(k);
+        if (data != null) same.add(ScenarioRun.size(data.length) + " of data equal");
+        r.compared("completion " + wc.path("opcode").asText(a.path("opcode").asText("")) + ": "
+                + String.join(", ", same));
     }
 
     /**
@@ -452,6 +477,8 @@ final class RdmaSteps {
                 fail(bad + " octets of buffer " + b.name() + " changed, offsets " + first + " to " + last
                         + ", where nothing may be placed");
             }
+            r.compared("buffer " + b.name() + " read back: its fill intact (" + ScenarioRun.size(b.length())
+                    + (allow.isEmpty() ? "" : ", allowed ranges aside") + ")");
             return;
         }
         byte[] want;
@@ -471,6 +498,8 @@ final class RdmaSteps {
             fail("buffer " + b.name() + " holds " + snippet(got, at) + " at offset " + (offset + at) + " where "
                     + snippet(want, at) + " was expected (" + want.length + " octets compared)");
         }
+        r.compared("buffer " + b.name() + " at offset " + offset + ": " + ScenarioRun.size(want.length)
+                + " read back, equal");
     }
 
     private static String snippet(byte[] b, int at) {
@@ -584,6 +613,8 @@ final class RdmaSteps {
         }
         if (!wrong.isEmpty()) fail("RDMA Read Response " + (a.path("index").asInt(0) + 1) + " has "
                 + String.join(", ", wrong) + " (expected " + a + ")");
+        r.compared("RDMA Read Response " + (a.path("index").asInt(0) + 1) + ": " + same(a, m.payload().length,
+                want != null, " read back, equal", "stag", "to"));
     }
 
     /** The DUT's Atomic Response {@code index}: the Original Remote Data Value {@code value}, {@code request-id}. */
@@ -609,6 +640,9 @@ final class RdmaSteps {
         if (h.qn() != 3) wrong.add("QN " + h.qn());
         if (!wrong.isEmpty()) fail("Atomic Response " + (index + 1) + " has " + String.join(", ", wrong)
                 + " (expected " + a + ")");
+        r.compared("Atomic Response " + (index + 1) + ": " + (a.has("value") ? "Original Remote Data Value 0x"
+                + Long.toHexString(resp.originalRemoteDataValue()) + ", " : "") + (a.has("request-id")
+                ? "request identifier " + resp.originalRequestId() + ", " : "") + "QN 3, as expected");
     }
 
     /**
@@ -665,6 +699,9 @@ final class RdmaSteps {
         if (a.path("format").asBoolean(false)) wrong.addAll(format(r, m, op, a));
         if (!wrong.isEmpty()) fail("the DUT's " + op.rfcName() + " " + (index + 1) + " has " + String.join(", ", wrong)
                 + " (expected " + a + ")");
+        r.compared("the DUT's " + op.rfcName() + " " + (index + 1) + ": " + same(a, m.payload().length,
+                want != null, " of payload, equal", "imm", "stag", "to", "qn", "msn", "invalidate-stag", "segments",
+                "sink-stag", "sink-to", "size", "src-stag", "src-to", "format"));
     }
 
     /**
@@ -792,6 +829,26 @@ final class RdmaSteps {
             }
         }
         if (!bad.isEmpty()) fail("the DUT's Terminate has " + String.join(", ", bad));
+        r.compared("the DUT's Terminate " + t.layer() + "/" + t.errorType() + "/" + t.errorCode() + ": QN, MSN, MO, L,"
+                + " DV, RV, reserved bits" + (a.has("layer") || a.has("etype") || a.has("code") ? ", its code" : "")
+                + (a.path("header").asText("").equals("previous") && t.ddpHeaderIncluded() ? ", the copied header"
+                : "") + " as expected");
+    }
+
+    /**
+     * What a check of a DUT message found as expected: its length and data ("1 MiB, data equal") and the other keys
+     * of {@code a} it compared.
+     */
+    private static String same(JsonNode a, int length, boolean data, String equal, String... keys) {
+        List<String> out = new ArrayList<>();
+        String n = ScenarioRun.size(length);
+        if (data) out.add(n + equal);
+        else if (a.has("length")) out.add(n + ", as long as expected");
+        List<String> fields = new ArrayList<>();
+        for (String k : keys) if (a.has(k)) fields.add(k);
+        if (!fields.isEmpty()) out.add(String.join(", ", fields) + " as expected");
+        if (out.isEmpty()) out.add(n + " received");
+        return String.join("; ", out);
     }
 
     /** Agent: an async event of {@code type} on the scenario's queue pair ({@code layer}/{@code etype}/{@code code}). */

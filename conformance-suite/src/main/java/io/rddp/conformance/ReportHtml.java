@@ -43,7 +43,7 @@ final class ReportHtml {
                     .append("\">").append(x(r.id())).append("</a> — ").append(x(r.info().title()))
                     .append("</h3><p><a href=\"").append(x(r.pcap())).append("\">").append(x(r.pcap()))
                     .append("</a> (Wireshark shows each violation as a packet comment)</p>");
-            Ladder.render(sb, dir.resolve(r.pcap()));
+            Ladder.render(sb, dir.resolve(r.pcap()), r.marks(), "x-" + r.id());
             sb.append("</section>\n");
         }
         coverage(sb, rep);
@@ -118,8 +118,17 @@ final class ReportHtml {
                     .append("</span>");
             if (l.why() != null) sb.append("<br><span class=\"why\">").append(x(l.why())).append("</span>");
             sb.append("</td><td>").append(x(r.observed()));
-            for (String n : r.notes()) sb.append("<br><span class=\"note\">").append(x(n)).append("</span>");
+            String expected = "expected " + r.info().expectedText();
+            for (String n : r.notes()) {
+                if (n.equals(expected)) continue; // the Expected column says it
+                sb.append("<br><span class=\"note\">").append(x(n)).append("</span>");
+            }
             for (String f : r.findings()) sb.append("<br><span class=\"finding\">").append(x(f)).append("</span>");
+            for (String c : r.compared()) {
+                sb.append("<br><span class=\"compared\">compared: ").append(x(c)).append("</span>");
+            }
+            for (String m : injected(r)) sb.append("<br><span class=\"injected\">⚡ injected: ").append(x(m))
+                    .append("</span>");
             if (r.pcap() != null) {
                 sb.append("<br><a class=\"note\" href=\"#x-").append(x(r.id())).append("\">exchange</a>");
             }
@@ -138,6 +147,21 @@ final class ReportHtml {
                     .append("</td></tr>\n");
         }
         sb.append("</tbody></table>\n");
+    }
+
+    /**
+     * What the tester injected, once per distinct text: the fault the scenario is about; without a field it set on
+     * purpose (raw octets), what the judge found wrong in the tester's PDUs.
+     */
+    private static List<String> injected(Result r) {
+        List<String> out = new ArrayList<>();
+        for (WireMark.Kind k : List.of(WireMark.Kind.INJECTED, WireMark.Kind.TESTER_FAULT)) {
+            for (WireMark m : r.marks()) {
+                if (m.kind() == k && !out.contains(m.what()) && out.size() < 4) out.add(m.what());
+            }
+            if (!out.isEmpty()) break;
+        }
+        return out;
     }
 
     private static void select(StringBuilder sb, String name, String label, List<String> values) {
@@ -215,7 +239,11 @@ final class ReportHtml {
             + "&&(!r||tr.dataset.rfc.split('|').indexOf(r)>=0)&&(!t||tr.textContent.toLowerCase().indexOf(t)>=0);"
             + "tr.style.display=ok?'':'none';if(ok)n++;});document.getElementById('shown').textContent=n+' shown';}"
             + "f.addEventListener('input',apply);f.addEventListener('submit',function(e){e.preventDefault();});"
-            + "apply();})();";
+            + "apply();"
+            // a link to a PDU of a ladder opens its field table
+            + "function openTarget(){var t=document.getElementById(decodeURIComponent(location.hash.slice(1)));"
+            + "if(t&&t.tagName==='DETAILS')t.open=true;}window.addEventListener('hashchange',openTarget);openTarget();"
+            + "})();";
 
     private static final String CSS = "body{font:14px system-ui,sans-serif;margin:2em;color:#222}"
             + ".headline{font-size:18px;padding:10px 14px;margin:0 0 1em;border-radius:4px}.headline .word{"
@@ -234,6 +262,16 @@ final class ReportHtml {
             + ".coverage tr.failed{background:#fbeaea}.coverage tr.passed{background:#eef8ee}.coverage tr.not-run"
             + "{background:#f7f3e3}.coverage tr.no-scenario{background:#f4f4f4}a.fail{color:#a00}a.pass{color:#070}"
             + "svg.ladder line{stroke:#888}svg.ladder line.ok{stroke:#2a6}svg.ladder line.bad{stroke:#c22;"
-            + "stroke-width:2}svg.ladder text{font:11px monospace}svg.ladder text.bad{fill:#c22}"
-            + "pre{font-size:11px;white-space:pre-wrap}section{border-top:1px solid #ddd;margin-top:1em}";
+            + "stroke-width:2}svg.ladder line.inj{stroke:#d80;stroke-width:3}svg.ladder text{font:11px monospace}"
+            + "svg.ladder text.bad{fill:#c22}svg.ladder text.inj{fill:#a50;font-weight:bold}"
+            + ".compared{color:#264;font-size:12px}.injected{color:#a50;font-size:12px}"
+            + "details.pdu{margin:2px 0}details.pdu summary{font:11px monospace;cursor:pointer}"
+            + "details.pdu.inj summary{color:#a50;font-weight:bold}details.pdu.off summary{color:#c22}"
+            + "table.fields{font:11px monospace;margin:2px 0 6px 1.5em}table.fields td,table.fields th{padding:1px 6px}"
+            + "table.fields tr.layer th{background:#f4f4f4;font-weight:bold}table.fields tr.inj td,"
+            + "table.fields tr.inj th{background:#ffe2b0}table.fields tr.off td,table.fields tr.off th{background:"
+            + "#f8c8c8}table.fields td.d2{padding-left:1.5em}table.fields td.d3{padding-left:3em}"
+            + "table.fields td:nth-child(3){color:#555}"
+            + "pre{font-size:11px;white-space:pre-wrap;word-break:break-all;margin:0 0 0 1.5em}"
+            + "section{border-top:1px solid #ddd;margin-top:1em}";
 }

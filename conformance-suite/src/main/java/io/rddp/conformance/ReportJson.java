@@ -103,6 +103,19 @@ final class ReportJson {
         r.findings().forEach(f::add);
         ArrayNode n = o.putArray("notes");
         r.notes().forEach(n::add);
+        ArrayNode cmp = o.putArray("compared");
+        r.compared().forEach(cmp::add);
+        ArrayNode marks = o.putArray("marks");
+        for (WireMark m : r.marks()) {
+            if (m.kind() == WireMark.Kind.CONNECTION) continue;
+            ObjectNode mo = marks.addObject();
+            mo.put("kind", m.kind().name().toLowerCase(Locale.ROOT).replace('_', '-'));
+            mo.put("direction", m.kind() == WireMark.Kind.OFFENDING ? "dut" : "tester");
+            mo.put("streamOffset", m.from());
+            ArrayNode fs = mo.putArray("fields");
+            m.fields().forEach(fs::add);
+            mo.put("what", m.what());
+        }
         o.put("liveness", r.liveness().name().toLowerCase(Locale.ROOT).replace('_', '-'));
         if (r.pcap() != null) o.put("pcap", r.pcap());
         else o.putNull("pcap");

@@ -18,14 +18,23 @@ import java.util.Locale;
  * @param millis    how long it ran
  * @param liveness  what the liveness check after a negative scenario found
  * @param truncated the DUT sent more than the record cap: the recording and what the tester kept end there
+ * @param compared  what the scenario's checks compared and found as they should be ("1 MiB read back, equal")
+ * @param marks     marks on PDUs of the recording: the tester's injected fields, the DUT's faulty ones
  */
 public record Result(ScenarioInfo info, String profile, Verdict verdict, Grade grade, String close,
                      String observed, List<String> findings, List<String> notes, String pcap, long millis,
-                     Liveness liveness, boolean truncated) {
+                     Liveness liveness, boolean truncated, List<String> compared, List<WireMark> marks) {
 
     public Result(ScenarioInfo info, String profile, Verdict verdict, Grade grade, String close, String observed,
                   List<String> findings, List<String> notes, String pcap, long millis, Liveness liveness) {
         this(info, profile, verdict, grade, close, observed, findings, notes, pcap, millis, liveness, false);
+    }
+
+    public Result(ScenarioInfo info, String profile, Verdict verdict, Grade grade, String close, String observed,
+                  List<String> findings, List<String> notes, String pcap, long millis, Liveness liveness,
+                  boolean truncated) {
+        this(info, profile, verdict, grade, close, observed, findings, notes, pcap, millis, liveness, truncated,
+                List.of(), List.of());
     }
 
     public enum Verdict {
@@ -90,6 +99,8 @@ public record Result(ScenarioInfo info, String profile, Verdict verdict, Grade g
     public Result {
         findings = List.copyOf(findings);
         notes = List.copyOf(notes);
+        compared = compared == null ? List.of() : List.copyOf(compared);
+        marks = marks == null ? List.of() : List.copyOf(marks);
         if (liveness == null) liveness = Liveness.NOT_CHECKED;
         if (verdict == Verdict.PASS || verdict == Verdict.SKIP) {
             if (grade == null || grade.verdict() != verdict) {
@@ -112,11 +123,17 @@ public record Result(ScenarioInfo info, String profile, Verdict verdict, Grade g
 
     public Result withNotes(List<String> more) {
         return new Result(info, profile, verdict, grade, close, observed, findings, more, pcap, millis, liveness,
-                truncated);
+                truncated, compared, marks);
     }
 
     public Result withRecording(String pcapPath, long ms) {
         return new Result(info, profile, verdict, grade, close, observed, findings, notes, pcapPath, ms, liveness,
-                truncated);
+                truncated, compared, marks);
+    }
+
+    /** With what the checks compared and the marks on the recording's PDUs. */
+    public Result withDetail(List<String> comparedNow, List<WireMark> marksNow) {
+        return new Result(info, profile, verdict, grade, close, observed, findings, notes, pcap, millis, liveness,
+                truncated, comparedNow, marksNow);
     }
 }

@@ -230,7 +230,7 @@ public final class Runner {
             return new Outcome(error(info, ctx, "interrupted"), false);
         }
         c.settle();
-        Judge.Observed o = observe(c);
+        Judge.Observed o = observe(c, info);
         Judge.Facts facts = facts(c, failure, o);
         Judge.Judgement j = Judge.judge(info, facts);
         List<String> notes = new ArrayList<>(j.notes());
@@ -271,7 +271,23 @@ public final class Runner {
             }
         }
         return new Outcome(new Result(info, dut.profile(), verdict, grade, closeText(c), o.text(), facts.findings(),
-                notes, null, 0, liveness), false);
+                notes, null, 0, liveness).withDetail(ctx.compared(), marks(ctx)), false);
+    }
+
+    /**
+     * The marks on the scenario's PDUs for the report: every connection's ends and the DUT's faulty fields, and in a
+     * negative scenario the tester's injected ones (a positive scenario injects nothing, whatever fields it sets).
+     */
+    private static List<WireMark> marks(ScenarioContext ctx) {
+        List<WireMark> out = new ArrayList<>();
+        for (Session s : ctx.sessions()) {
+            out.addAll(DutFacts.marks(s.conn()));
+            for (WireMark m : s.conn().marks()) {
+                boolean tester = m.kind() == WireMark.Kind.INJECTED || m.kind() == WireMark.Kind.TESTER_FAULT;
+                if (!tester || ctx.info().negative()) out.add(m);
+            }
+        }
+        return out;
     }
 
     /** The judge's errors about what the DUT sent, split into the reaction's form and everything else. */
@@ -316,6 +332,15 @@ public final class Runner {
     }
 
     static Judge.Observed observe(ScriptedConnection c) {
+        return observe(c, null);
+    }
+
+    /**
+     * What the DUT did: the reaction the judge matches (its structured fields), and in the text that reaction, how
+     * the connection ended and what the DUT sent that matters ({@link DutFacts}). A Terminate the scenario expects
+     * is named by its numbers only: its name is the Expected column's.
+     */
+    static Judge.Observed observe(ScriptedConnection c, ScenarioInfo info) {
         Terminate term = null;
         boolean rejected = false, replied = false;
         int fpdus = 0, startFrames = 0;
@@ -336,7 +361,12 @@ public final class Runner {
         StringBuilder sb = new StringBuilder();
         if (term != null) {
             ErrorType et = ErrorType.of(term);
-            sb.append("Terminate ").append(et).append(term.segmentLengthValid() ? " M" : "")
+            boolean expected = false;
+            if (info != null) {
+                for (Reaction r : info.expected()) expected |= r.kind() == Reaction.Kind.TERMINATE && r.matches(et);
+            }
+            sb.append("Terminate ").append(expected ? et.layer() + "/" + et.etype() + "/" + et.code() : et)
+                    .append(term.segmentLengthValid() ? " M" : "")
                     .append(term.ddpHeaderIncluded() ? " D" : "").append(term.rdmaHeaderIncluded() ? " R" : "");
         } else if (rejected) {
             sb.append("MPA Reply with R = 1");
@@ -352,6 +382,10 @@ public final class Runner {
             case FIN -> ", then FIN after " + c.closeAtMs() + " ms";
             case RST -> (c.dataBeforeClose() ? ", then RST" : ", RST") + " after " + c.closeAtMs() + " ms";
         });
+        if (info != null) {
+            String sent = DutFacts.of(c, sb.toString());
+            if (!sent.isEmpty()) sb.append("; ").append(sent);
+        }
         // silent: nothing after the tester's start frame (the DUT's own Request comes before it when the DUT is active)
         boolean silent = fpdus == 0 && startFrames <= (c.dutActive() ? 1 : 0);
         return new Judge.Observed(term == null ? null : ErrorType.of(term), rejected, replied, close, sb.toString(),

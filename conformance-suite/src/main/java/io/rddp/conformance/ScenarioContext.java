@@ -15,6 +15,7 @@ public final class ScenarioContext {
     private final List<Session> sessions = new ArrayList<>();
     private final List<long[]> allowed = new ArrayList<>();
     private final List<String> notes = new ArrayList<>();
+    private final List<String> compared = new ArrayList<>();
 
     ScenarioContext(Dut dut, Timeouts timeouts, Recorder recorder, ScenarioInfo info) {
         this.dut = dut;
@@ -119,6 +120,23 @@ public final class ScenarioContext {
 
     List<String> notes() {
         return notes;
+    }
+
+    /**
+     * What a check compared and found as it should be, in a few words for the report ("1 MiB read back, equal"): a
+     * pass then says what it rests on.
+     */
+    public void compared(String s) {
+        if (compared.size() < 64) compared.add(s);
+    }
+
+    List<String> compared() {
+        return compared;
+    }
+
+    /** The scenario being run. */
+    ScenarioInfo info() {
+        return info;
     }
 
     /** The agent profile's DUT, or a skip where the profile has no control channel. */

@@ -32,6 +32,8 @@ final class ScenarioRun {
     private int readsAnswered;
     private int atomicsAnswered;
     private DdpSegment lastSent;
+    /** per QN, a message the tester left open ({@code last: false}): its MSN and the MO that follows */
+    private final Map<Integer, long[]> openMessages = new java.util.HashMap<>();
 
     ScenarioRun(ScenarioContext ctx, Session session, JsonNode spec) {
         this.ctx = ctx;
@@ -72,6 +74,18 @@ final class ScenarioRun {
     }
 
     // ------------------------------------------------------------------ state the steps share
+
+    /** What a check compared and found as it should be, for the report ({@link ScenarioContext#compared}). */
+    void compared(String what) {
+        ctx.compared(what);
+    }
+
+    /** An amount of octets for the report: "1 MiB", "4 KiB", "1,438 octets", "1 octet". */
+    static String size(long n) {
+        if (n >= 1L << 20 && n % (1L << 20) == 0) return (n >> 20) + " MiB";
+        if (n >= 1L << 10 && n % (1L << 10) == 0) return (n >> 10) + " KiB";
+        return String.format(java.util.Locale.ROOT, "%,d", n) + (n == 1 ? " octet" : " octets");
+    }
 
     /** Octets a {@code send} with {@code tcp: {stop-before: n}} held back, for {@code send-rest}. */
     void stash(byte[] rest) {
@@ -155,6 +169,17 @@ final class ScenarioRun {
 
     void sent(DdpSegment s) {
         lastSent = s;
+    }
+
+    /** The message the tester left open on queue {@code qn}: {MSN, next MO}, or null. */
+    long[] openMessage(int qn) {
+        return openMessages.get(qn);
+    }
+
+    /** Leaves a message open on queue {@code qn} ({MSN, next MO}), or closes it (null). */
+    void openMessage(int qn, long[] open) {
+        if (open == null) openMessages.remove(qn);
+        else openMessages.put(qn, open);
     }
 
     // ------------------------------------------------------------------ value expressions

@@ -57,6 +57,8 @@ public final class ScriptedConnection implements Closeable {
     static final int MAX_VIOLATIONS = 1000;
     /** How long one write may wait on a DUT that reads nothing before the connection is reset. */
     static final int WRITE_TIMEOUT_MS = 60_000;
+    /** Marks on PDUs of the exchange (injected faults, the DUT's faulty fields) kept for the report, at most. */
+    static final int MAX_MARKS = 256;
 
     private final Link link;
     private final Direction out, in;
@@ -96,6 +98,13 @@ public final class ScriptedConnection implements Closeable {
     private IOException writeFailure;
     /** octets written while held (see {@link #hold()}), or null when writes go out at once */
     private java.io.ByteArrayOutputStream held;
+    /** marks on PDUs for the report: the connection's ends, the tester's injected fields, the DUT's faulty ones */
+    private final List<WireMark> marks = new ArrayList<>();
+    /** the tester's RDMA Read Requests, in the order sent (at most {@link #MAX_PDUS}) */
+    private final List<io.rddp.rdmap.ReadRequest> testerReads = new ArrayList<>();
+    /** the PDU the judge is looking at: its direction, frame and stream offset (violations found now are about it) */
+    private Direction judging;
+    private long judgingFrame, judgingOffset;
 
     /**
      * One PDU the DUT sent, as decoded.
@@ -108,9 +117,15 @@ public final class ScriptedConnection implements Closeable {
      * @param crcOk   the CRC verdict, null when not checked
      * @param problem why it did not decode, or null
      * @param payload payload octets kept (possibly fewer than the segment had)
+     * @param offset  stream offset of its first octet in the DUT's direction (a start frame: 0)
      */
     public record DutPdu(long frame, long atMs, MpaStartFrame start, DdpSegment segment, RdmapPdu rdmap,
-                         Boolean crcOk, String problem, byte[] payload) {
+                         Boolean crcOk, String problem, byte[] payload, long offset) {
+
+        public DutPdu(long frame, long atMs, MpaStartFrame start, DdpSegment segment, RdmapPdu rdmap,
+                      Boolean crcOk, String problem, byte[] payload) {
+            this(frame, atMs, start, segment, rdmap, crcOk, problem, payload, 0);
+        }
     }
 
     /**
@@ -157,6 +172,8 @@ public final class ScriptedConnection implements Closeable {
         this.decoder = new StreamDecoder(new Conn(weConnected ? local : remote, weConnected ? remote : local),
                 new Events());
         judge.onConnection(decoder.connection());
+        marks.add(new WireMark(WireMark.Kind.CONNECTION, link.local().getPort(), link.remote().getPort(), 0, 0,
+                List.of(), ""));
         this.reader = new Thread(this::readLoop, "tester-read-" + link.local().getPort());
         reader.setDaemon(true);
         reader.start();
@@ -313,7 +330,13 @@ public final class ScriptedConnection implements Closeable {
 
     /** Frames every segment of {@code message} as FPDUs with {@code faults} and writes each in its own write. */
     public void send(RdmapEncoder.Builder message, FpduEncoder.Faults faults) throws IOException {
-        for (DdpSegment s : message.segments()) write(fpdu(s.toByteBuffer(), faults));
+        send(message, faults, null);
+    }
+
+    /** As {@link #send(RdmapEncoder.Builder, FpduEncoder.Faults)}, every FPDU marked with the faulty fields. */
+    public void send(RdmapEncoder.Builder message, FpduEncoder.Faults faults, WireMark.Faults injected)
+            throws IOException {
+        for (DdpSegment s : message.segments()) write(fpdu(s.toByteBuffer(), faults, injected));
     }
 
     public void send(RdmapEncoder.Builder message) throws IOException {
@@ -322,9 +345,77 @@ public final class ScriptedConnection implements Closeable {
 
     /** The FPDU for {@code ulpdu} at the next stream position, advancing the framing state. */
     public byte[] fpdu(ByteBuffer ulpdu, FpduEncoder.Faults faults) {
+        return fpdu(ulpdu, faults, null);
+    }
+
+    /**
+     * As {@link #fpdu(ByteBuffer, FpduEncoder.Faults)}, the FPDU marked for the report with the fields the scenario
+     * set to a faulty value ({@code injected}; null or empty: none).
+     */
+    public byte[] fpdu(ByteBuffer ulpdu, FpduEncoder.Faults faults, WireMark.Faults injected) {
         synchronized (lock) {
             if (encoder == null) throw new IllegalStateException("not in Full Operation: call fullOperation() first");
-            return encoder.encode(ulpdu, faults);
+            long from = encoder.offset();
+            byte[] out = encoder.encode(ulpdu, faults);
+            if (injected != null && !injected.isEmpty()) mark(WireMark.Kind.INJECTED, from, encoder.offset(),
+                    injected.fields(), injected.what());
+            return out;
+        }
+    }
+
+    /**
+     * The tester's next {@code length} octets (e.g. a start frame about to be written) carry fields the scenario set
+     * to a faulty value: the report marks the PDU there.
+     */
+    public void injectNext(int length, WireMark.Faults injected) {
+        if (injected == null || injected.isEmpty()) return;
+        synchronized (lock) {
+            long at = decoder.offset(out) + (held == null ? 0 : held.size());
+            mark(WireMark.Kind.INJECTED, at, at + length, injected.fields(), injected.what());
+        }
+    }
+
+    /** The tester's start frame, sent when the connection opened, had faulty fields (see {@link #injectNext}). */
+    public void injectedStartFrame(WireMark.Faults injected) {
+        if (injected == null || injected.isEmpty()) return;
+        synchronized (lock) {
+            mark(WireMark.Kind.INJECTED, 0, 1, injected.fields(), injected.what());
+        }
+    }
+
+    /** A PDU of the DUT's, at {@code offset} in its direction, is at fault in {@code fields} (see {@link #marks()}). */
+    WireMark dutMark(long offset, List<String> fields, String what) {
+        return new WireMark(WireMark.Kind.OFFENDING, link.local().getPort(), link.remote().getPort(), offset,
+                offset + 1, fields, what);
+    }
+
+    private void mark(WireMark.Kind kind, long from, long to, List<String> fields, String what) {
+        if (marks.size() < MAX_MARKS) {
+            marks.add(new WireMark(kind, link.local().getPort(), link.remote().getPort(), from, to, fields, what));
+        }
+    }
+
+    /** Marks on this connection's PDUs: its ends, the tester's injected fields, the DUT's faulty ones. */
+    public List<WireMark> marks() {
+        synchronized (lock) {
+            return new ArrayList<>(marks);
+        }
+    }
+
+    /** The tester's RDMA Read Requests on this connection, in the order sent. */
+    public List<io.rddp.rdmap.ReadRequest> testerReads() {
+        synchronized (lock) {
+            return new ArrayList<>(testerReads);
+        }
+    }
+
+    /** The DUT's registration of {@code stag} the tester knows of (the first, if several), or null. */
+    public io.rddp.sink.StagRegistration dutRegistration(long stag) {
+        synchronized (lock) {
+            for (io.rddp.sink.StagRegistration r : dutStags.registrations(stag)) {
+                if (r.owner() == dutSide) return r;
+            }
+            return null;
         }
     }
 
@@ -614,6 +705,17 @@ public final class ScriptedConnection implements Closeable {
     private final class Events implements PduListener {
         @Override
         public void onPdu(Pdu pdu) {
+            judging = pdu.direction();
+            judgingFrame = pdu.frame();
+            judgingOffset = pdu.startFrame() != null ? 0 : pdu.fpdu().offset();
+            try {
+                judge(pdu);
+            } finally {
+                judging = null;
+            }
+        }
+
+        private void judge(Pdu pdu) {
             if (pdu.startFrame() != null) {
                 judge.onStartFrame(0, pdu.direction(), pdu.startFrame(), pdu.frame());
                 if (pdu.direction() == in) {
@@ -630,6 +732,10 @@ public final class ScriptedConnection implements Closeable {
                         pdu.problem());
             } else {
                 judge.onFpdu(0, pdu.direction(), pdu.fpdu(), pdu.ddp(), pdu.rdmap());
+            }
+            if (pdu.direction() == out && pdu.rdmap() != null
+                    && pdu.rdmap().body() instanceof io.rddp.rdmap.ReadRequest rr && testerReads.size() < MAX_PDUS) {
+                testerReads.add(rr);
             }
             if (pdu.direction() == in) {
                 fpdus++;
@@ -653,7 +759,7 @@ public final class ScriptedConnection implements Closeable {
                     seg = new DdpSegment(seg.header(), ByteBuffer.wrap(payload));
                 }
                 dutPdus.add(new DutPdu(pdu.frame(), elapsedMs(), null, seg, pdu.rdmap(), pdu.fpdu().crcOk(),
-                        pdu.problem(), payload));
+                        pdu.problem(), payload, pdu.fpdu().offset()));
                 lock.notifyAll();
             }
         }
@@ -676,6 +782,23 @@ public final class ScriptedConnection implements Closeable {
             if (violations.size() < MAX_VIOLATIONS) violations.add(v);
             Tally t = tallies.get(v.id());
             tallies.put(v.id(), t == null ? new Tally(v, 1) : new Tally(t.first(), t.count() + 1));
+            // a violation of the PDU being judged: the report marks its fields (the DUT's offending ones, or what the
+            // judge found wrong in the tester's, which a raw step carries)
+            boolean matters = v.severity() == io.rddp.sink.Severity.ERROR
+                    || v.severity() == io.rddp.sink.Severity.WARNING;
+            if (matters && judging != null && v.direction() == judging && v.frame() == judgingFrame) {
+                mark(judging == in ? WireMark.Kind.OFFENDING : WireMark.Kind.TESTER_FAULT, judgingOffset,
+                        judgingOffset + 1, WireMark.fieldsOf(v.id()), v.id() + ": " + v.message());
+            } else if (matters && v.direction() == in && marks.size() < MAX_MARKS) {
+                // found later (e.g. at the stream's end, for all its frames): the DUT's PDUs of its first frames
+                List<Long> frames = v.frames().subList(0, Math.min(8, v.frames().size()));
+                for (DutPdu p : dutPdus) {
+                    if (p.start() == null && frames.contains(p.frame())) {
+                        mark(WireMark.Kind.OFFENDING, p.offset(), p.offset() + 1, WireMark.fieldsOf(v.id()),
+                                v.id() + ": " + v.message());
+                    }
+                }
+            }
         }
 
         @Override

@@ -103,6 +103,7 @@ public final class AtomicConcurrencyScenario implements Scenario {
         long value = ByteBuffer.wrap(mem).order(agent.bigEndianAtomics() ? ByteOrder.BIG_ENDIAN
                 : ByteOrder.LITTLE_ENDIAN).getLong();
         if (value != n) throw new ScenarioFailure("the word holds " + value + " after " + n + " FetchAdds of 1");
+        ctx.compared(n + " FetchAdds: each value 0 to " + (n - 1) + " returned once, the word holds " + n);
         for (Session s : sessions) s.conn().finish();
     }
 

@@ -215,6 +215,8 @@ public final class ManyOutstandingScenario implements Scenario {
         if (!Arrays.equals(sink, testerData)) {
             throw new ScenarioFailure("the sinks of the DUT's RDMA Reads do not hold what the tester's responses carried");
         }
+        ctx.compared(READS + " RDMA Read Responses, the receives and the DUT's Sends carry what was written or posted,"
+                + " equal; its messages in the order posted; its Read sinks (" + READS * READ_LEN + " octets) equal");
     }
 
     private static long post(ControlClient control, ObjectNode req) throws Exception {
