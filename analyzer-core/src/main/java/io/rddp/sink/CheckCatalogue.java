@@ -22,7 +22,8 @@ public final class CheckCatalogue {
         n(Check.MPA_CRC, "The Terminate is SHOULD (LLP error, RFC 5040 §6.2.1): a missing one is a warning.");
         n(Check.MPA_PAD, "One violation per stream direction, when the stream ends: the count and the first 8 frames."
                 + " The receiver ignores PAD: no Terminate.");
-        n(Check.MPA_FRAMING, "The Terminate is SHOULD (LLP error, RFC 5040 §6.2.1).");
+        n(Check.MPA_FRAMING, "The Terminate is SHOULD (LLP error, RFC 5040 §6.2.1). Only in an FPDU whose CRC is valid"
+                + " or not in use (§8 code 3: \"In the event that the CRC is valid\"); a CRC that fails is code 2.");
         n(Check.MPA_KEY, "Before Full Operation no FPDU, hence no Terminate, can be sent: the receiver closes"
                 + " (§7.1.2); the type is what it reports locally.");
         n(Check.MPA_REVISION, "Warning only for Rev 0 in a Reply answering a Rev 0 Request: RDMAC interoperation"
