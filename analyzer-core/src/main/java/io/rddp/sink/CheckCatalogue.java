@@ -92,6 +92,8 @@ public final class CheckCatalogue {
         n(Check.SECURITY_STAG_INVALIDATED, "Warning when the owner sent a Send since (it may have advertised the STag"
                 + " again); the Terminate is owed only otherwise.");
         n(Check.SECURITY_UNSOLICITED_READ_RESPONSE, "The receiver MAY validate: 0/2/6, 1/1/0 or 1/0/* accepted, MAY."
+        n(Check.SECURITY_ACCESS, "0/1/2 for an RDMA Read or Atomic Request; 1/1/0 for an RDMA Write, which fails RFC"
+                + " 5041 §7.1 tagged check 2 (RFC 5040 Figure 10 has no RDMAP protection error for a Write).");
                 + " Info after a TCP gap.");
         n(Check.RPCRDMA_HEADER_SHORT, "RPC-over-RDMA errors are answered with RDMA_ERROR or a discard, not a"
                 + " Terminate (all rpcrdma.* checks).");
