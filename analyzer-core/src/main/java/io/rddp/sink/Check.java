@@ -184,7 +184,7 @@ public enum Check {
             "Read or Atomic Request never answered though the responder kept sending",
             "The Data Source \"MUST respond\" to a valid RDMA Read Request (RFC 7306 §5.2.1 likewise for atomics)"),
     RDMAP_OUTSTANDING("rdmap.read.outstanding", Layer.RDMAP, "RFC 5040", "§6.1", Severity.ERROR,
-            ErrorType.RDMA_CATASTROPHIC_STREAM, "More outstanding Read/Atomic Requests than the negotiated IRD",
+            ErrorType.DDP_U_MSN_RANGE, "More outstanding Read/Atomic Requests than the negotiated IRD",
             "\"the RDMAP layer MUST NOT exceed the maximum number of outstanding ... RDMA Read Requests\" (IRD/ORD: "
             + "RFC 6581 §9.1)"),
     RDMAP_REMOTE_STAG("rdmap.remote-access.stag", Layer.RDMAP, "RFC 5040", "§7.2", Severity.INFO,

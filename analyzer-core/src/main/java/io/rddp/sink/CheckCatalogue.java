@@ -63,7 +63,8 @@ public final class CheckCatalogue {
         n(Check.RDMAP_READ_RESPONSE_ORDER, "Info after a TCP gap.");
         n(Check.RDMAP_READ_UNANSWERED, "Warning: a response may still come after the capture ends (§5.5 lets it"
                 + " follow later messages); info when the responder sent nothing after the request.");
-        n(Check.RDMAP_OUTSTANDING, "RFC 5040 names no code: 0/2/7 (siw), 1/2/2 or 1/2/3 accepted, MAY. Info when no"
+        n(Check.RDMAP_OUTSTANDING, "The request past the QN 1 buffers the IRD sizes (RFC 5040 §5.2.2) fails RFC 5041"
+                + " §7.1 checks 5 and 2: 1/2/3 or 1/2/2; 0/2/7 accepted too (no RFC names a code), MAY. Info when no"
                 + " enhanced MPA exchange gave IRD/ORD.");
         n(Check.RDMAP_REMOTE_STAG, "As ddp.tagged.stag.");
         n(Check.RDMAP_ATOMIC_ALIGNMENT, "Warning: with a zero-based TO the alignment depends on the buffer's base"
