@@ -39,8 +39,8 @@ public final class CheckCatalogue {
         n(Check.DDP_TOO_LONG, "As ddp.untagged.no-buffer. 1/2/4 when the MO itself lies outside the buffer.");
         n(Check.DDP_QN_MSN_CHANGED, "§7.1 makes no check of it: the Terminate is MAY (1/2/3, 1/2/1 or 1/2/4).");
         n(Check.DDP_MO_ORDER, "SHOULD.");
-        n(Check.DDP_MO_COVERAGE, "§7.1 names no check for a hole or an overlap: the Terminate is MAY (a receiver may"
-                + " wait); 1/2/4 from one that tracks what it placed.");
+        n(Check.DDP_MO_COVERAGE, "§7.1 names no check for a hole or an overlap: the Terminate is MAY; the RFC's own"
+                + " answer is to withhold Delivery (§5.4), 1/2/4 from a receiver that tracks what it placed.");
         n(Check.DDP_LAST_FLAG, "No receiver check in §7.1: no Terminate.");
         n(Check.DDP_RSVDULP, "The Data Sink is not required to verify it: no Terminate.");
         n(Check.DDP_INTERLEAVED, "Warning: the RFC orders messages, not segments; receivers tell interleaved messages"
@@ -92,9 +92,9 @@ public final class CheckCatalogue {
                 + " sharing within a Protection Domain may be intended.");
         n(Check.SECURITY_STAG_INVALIDATED, "Warning when the owner sent a Send since (it may have advertised the STag"
                 + " again); the Terminate is owed only otherwise.");
-        n(Check.SECURITY_UNSOLICITED_READ_RESPONSE, "The receiver MAY validate: 0/2/6, 1/1/0 or 1/0/* accepted, MAY."
         n(Check.SECURITY_ACCESS, "0/1/2 for an RDMA Read or Atomic Request; 1/1/0 for an RDMA Write, which fails RFC"
                 + " 5041 §7.1 tagged check 2 (RFC 5040 Figure 10 has no RDMAP protection error for a Write).");
+        n(Check.SECURITY_UNSOLICITED_READ_RESPONSE, "The receiver MAY validate: 0/2/6, 1/1/0 or 1/0/* accepted, MAY."
                 + " Info after a TCP gap.");
         n(Check.RPCRDMA_HEADER_SHORT, "RPC-over-RDMA errors are answered with RDMA_ERROR or a discard, not a"
                 + " Terminate (all rpcrdma.* checks).");
