@@ -409,8 +409,13 @@ final class ViolationCorpus {
             w.message(CLIENT_TO_SERVER, w.send(CLIENT_TO_SERVER, bytes(16)));
             w.message(SERVER_TO_CLIENT, w.terminate(SERVER_TO_CLIENT, Terminate.of(0, 0, 0)).lastFlag(false));
         });
-        // RFC 5042 §6.3.5: an RDMA Write to a buffer registered for remote read only (--stags).
+        // RFC 5042 §6.3.5: an RDMA Write to a buffer registered for remote read only (--stags): RFC 5041 §7.1 tagged
+        // check 2 fails, a Tagged Buffer Error (RFC 5040 Figure 10 has no RDMAP protection error for a Write)
         CASES.put("access-read-only", w -> w.message(CLIENT_TO_SERVER, w.write(CLIENT_TO_SERVER, STAG, TO, bytes(64))));
+        // RFC 5042 §6.3.5: an RDMA Read Request of a buffer registered for remote write only (--stags): RDMAP's
+        // Access rights violation (RFC 5040 Figure 9)
+        CASES.put("access-write-only", w -> w.message(CLIENT_TO_SERVER, w.readRequest(CLIENT_TO_SERVER,
+                new ReadRequest(0x99_0000L, 0x2000, 64, STAG, TO))));
         // RFC 5042 §6.1.1: an RDMA Write with an STag registered for another stream only (--stags).
         CASES.put("stag-other-stream", w -> w.message(CLIENT_TO_SERVER, w.write(CLIENT_TO_SERVER, STAG, TO, bytes(64))));
         // RFC 6581 §10: an enhanced MPA Request answered by an unenhanced Reply.
@@ -455,6 +460,8 @@ final class ViolationCorpus {
                     Set.of(StagRegistration.Access.READ), null, Set.of(), 0, 1)),
             "access-read-only", () -> StagRegistry.empty().add(StagRegistration.of(STAG, TO, 4096,
                     Set.of(StagRegistration.Access.READ))),
+            "access-write-only", () -> StagRegistry.empty().add(StagRegistration.of(STAG, TO, 4096,
+                    Set.of(StagRegistration.Access.WRITE))),
             "stag-other-stream", () -> StagRegistry.empty().add(new StagRegistration(STAG, TO, 4096,
                     Set.of(StagRegistration.Access.WRITE), null, Set.of(7), 0, Long.MAX_VALUE)));
 

@@ -574,7 +574,9 @@ public final class MpaDecoder implements TcpListener {
                 String detail = "Marker FPDUPTR " + ptr + " should be " + expected + " for the FPDU at offset "
                         + offset + " (RFC 5044 §4.2, §4.3)";
                 notice(c, Severity.WARNING, frameAt(s, p + m), p + m, detail);
-                listener.onMarkerError(c.tcp, s.dir, p + m, frameAt(s, p + m), detail);
+                // RFC 5044 §8 code 3 is the error "In the event that the CRC is valid": an FPDU whose CRC fails is
+                // code 2 (its Markers are part of what the CRC rejects), reported when the FPDU is passed on
+                if (!Boolean.FALSE.equals(ok)) listener.onMarkerError(c.tcp, s.dir, p + m, frameAt(s, p + m), detail);
             }
         }
         if ((Boolean.FALSE.equals(ok) || badMarkers > 0) && !plausibleHeader(w, wp, d0, ulpduLength)) {

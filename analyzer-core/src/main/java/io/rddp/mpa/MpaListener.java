@@ -14,7 +14,10 @@ public interface MpaListener {
     /** One FPDU; its ULPDU view is valid only during the call. */
     void onFpdu(TcpConnection connection, Direction direction, Fpdu fpdu);
 
-    /** A Marker whose FPDUPTR does not point where RFC 5044 §4.2 says (also reported as a notice). */
+    /**
+     * A Marker whose FPDUPTR does not point where RFC 5044 §4.2 says, in an FPDU whose CRC is valid or not in use (RFC
+     * 5044 §8 code 3; in an FPDU whose CRC fails the Marker is only a notice: code 2 is the error). Also a notice.
+     */
     default void onMarkerError(TcpConnection connection, Direction direction, long offset, long frame, String detail) {
     }
 

@@ -184,7 +184,7 @@ public enum Check {
             "Read or Atomic Request never answered though the responder kept sending",
             "The Data Source \"MUST respond\" to a valid RDMA Read Request (RFC 7306 §5.2.1 likewise for atomics)"),
     RDMAP_OUTSTANDING("rdmap.read.outstanding", Layer.RDMAP, "RFC 5040", "§6.1", Severity.ERROR,
-            ErrorType.RDMA_CATASTROPHIC_STREAM, "More outstanding Read/Atomic Requests than the negotiated IRD",
+            ErrorType.DDP_U_MSN_RANGE, "More outstanding Read/Atomic Requests than the negotiated IRD",
             "\"the RDMAP layer MUST NOT exceed the maximum number of outstanding ... RDMA Read Requests\" (IRD/ORD: "
             + "RFC 6581 §9.1)"),
     RDMAP_REMOTE_STAG("rdmap.remote-access.stag", Layer.RDMAP, "RFC 5040", "§7.2", Severity.INFO,
@@ -407,6 +407,21 @@ public enum Check {
      */
     public boolean receiverIgnores() {
         return this == MPA_PAD || this == MPA_RESERVED || this == DDP_RESERVED || this == RDMAP_RESERVED;
+    }
+
+    /**
+     * Whether the RFC's own answer of a receiver to a PDU that breaks this check is to go on: no Terminate, no close.
+     * Besides what it ignores ({@link #receiverIgnores}): an FPDU that comes before the MPA exchange is over (RFC 5044
+     * §7.1.2 rule 2: the Responder "SHOULD prepare to interpret any data received as FPDUs and pass any received
+     * ULPDUs to DDP"; rule 3: the Initiator "SHOULD enter Full MPA/DDP Operation Phase; interpreting any received
+     * data as FPDUs"), and a hole in an untagged message (RFC 5041 §5.4: DDP "MUST Deliver a DDP Message if and only
+     * if ... all of the DDP Segments of the DDP Message have been Placed", and §7.1 names no check for a hole): the
+     * message is not Delivered, nothing is reported. A Terminate the model books for such a check (MAY) only explains
+     * one a receiver may send; an emulated RNIC sends none.
+     */
+    public boolean receiverGoesOn() {
+        return receiverIgnores() || this == MPA_INITIATOR_EARLY || this == MPA_RESPONDER_FIRST
+                || this == DDP_MO_COVERAGE;
     }
 
     /** The check with this id, or null. */

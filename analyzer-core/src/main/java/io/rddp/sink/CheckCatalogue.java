@@ -22,7 +22,8 @@ public final class CheckCatalogue {
         n(Check.MPA_CRC, "The Terminate is SHOULD (LLP error, RFC 5040 §6.2.1): a missing one is a warning.");
         n(Check.MPA_PAD, "One violation per stream direction, when the stream ends: the count and the first 8 frames."
                 + " The receiver ignores PAD: no Terminate.");
-        n(Check.MPA_FRAMING, "The Terminate is SHOULD (LLP error, RFC 5040 §6.2.1).");
+        n(Check.MPA_FRAMING, "The Terminate is SHOULD (LLP error, RFC 5040 §6.2.1). Only in an FPDU whose CRC is valid"
+                + " or not in use (§8 code 3: \"In the event that the CRC is valid\"); a CRC that fails is code 2.");
         n(Check.MPA_KEY, "Before Full Operation no FPDU, hence no Terminate, can be sent: the receiver closes"
                 + " (§7.1.2); the type is what it reports locally.");
         n(Check.MPA_REVISION, "Warning only for Rev 0 in a Reply answering a Rev 0 Request: RDMAC interoperation"
@@ -38,8 +39,8 @@ public final class CheckCatalogue {
         n(Check.DDP_TOO_LONG, "As ddp.untagged.no-buffer. 1/2/4 when the MO itself lies outside the buffer.");
         n(Check.DDP_QN_MSN_CHANGED, "§7.1 makes no check of it: the Terminate is MAY (1/2/3, 1/2/1 or 1/2/4).");
         n(Check.DDP_MO_ORDER, "SHOULD.");
-        n(Check.DDP_MO_COVERAGE, "§7.1 names no check for a hole or an overlap: the Terminate is MAY (a receiver may"
-                + " wait); 1/2/4 from one that tracks what it placed.");
+        n(Check.DDP_MO_COVERAGE, "§7.1 names no check for a hole or an overlap: the Terminate is MAY; the RFC's own"
+                + " answer is to withhold Delivery (§5.4), 1/2/4 from a receiver that tracks what it placed.");
         n(Check.DDP_LAST_FLAG, "No receiver check in §7.1: no Terminate.");
         n(Check.DDP_RSVDULP, "The Data Sink is not required to verify it: no Terminate.");
         n(Check.DDP_INTERLEAVED, "Warning: the RFC orders messages, not segments; receivers tell interleaved messages"
@@ -62,7 +63,8 @@ public final class CheckCatalogue {
         n(Check.RDMAP_READ_RESPONSE_ORDER, "Info after a TCP gap.");
         n(Check.RDMAP_READ_UNANSWERED, "Warning: a response may still come after the capture ends (§5.5 lets it"
                 + " follow later messages); info when the responder sent nothing after the request.");
-        n(Check.RDMAP_OUTSTANDING, "RFC 5040 names no code: 0/2/7 (siw), 1/2/2 or 1/2/3 accepted, MAY. Info when no"
+        n(Check.RDMAP_OUTSTANDING, "The request past the QN 1 buffers the IRD sizes (RFC 5040 §5.2.2) fails RFC 5041"
+                + " §7.1 checks 5 and 2: 1/2/3 or 1/2/2; 0/2/7 accepted too (no RFC names a code), MAY. Info when no"
                 + " enhanced MPA exchange gave IRD/ORD.");
         n(Check.RDMAP_REMOTE_STAG, "As ddp.tagged.stag.");
         n(Check.RDMAP_ATOMIC_ALIGNMENT, "Warning: with a zero-based TO the alignment depends on the buffer's base"
@@ -90,6 +92,8 @@ public final class CheckCatalogue {
                 + " sharing within a Protection Domain may be intended.");
         n(Check.SECURITY_STAG_INVALIDATED, "Warning when the owner sent a Send since (it may have advertised the STag"
                 + " again); the Terminate is owed only otherwise.");
+        n(Check.SECURITY_ACCESS, "0/1/2 for an RDMA Read or Atomic Request; 1/1/0 for an RDMA Write, which fails RFC"
+                + " 5041 §7.1 tagged check 2 (RFC 5040 Figure 10 has no RDMAP protection error for a Write).");
         n(Check.SECURITY_UNSOLICITED_READ_RESPONSE, "The receiver MAY validate: 0/2/6, 1/1/0 or 1/0/* accepted, MAY."
                 + " Info after a TCP gap.");
         n(Check.RPCRDMA_HEADER_SHORT, "RPC-over-RDMA errors are answered with RDMA_ERROR or a discard, not a"

@@ -320,10 +320,15 @@ final class RdmapRules {
                                 + " (the peer's IRD, RFC 6581 §9.1)" + (sure ? "" : "; uncertain after a gap"),
                         s.replyFrame);
                 if (sure) {
-                    // RFC 5040 names no code for it; siw reports RDMAP Catastrophic error, localized to stream
+                    // RFC 5040 §5.2.2: the Data Source keeps Untagged Buffers on QN 1 "to support the maximum number
+                    // of RDMA Read Requests negotiated"; the request past them fails RFC 5041 §7.1 untagged checks
+                    // 5 and 2 (1/2/3, 1/2/2). An RDMAP that counts the requests itself may end the stream with
+                    // Figure 9's "Catastrophic error, localized to RDMAP Stream" (RFC 5042 §6.4.3.3: "the RDMAP
+                    // Stream is terminated"), which no RFC names for it
                     reporter.expect(s, d.direction, frame, Check.RDMAP_OUTSTANDING, Expectation.Level.MAY, o.header,
-                            o.segmentLength, o.read, Reporter.accept(ErrorType.RDMA_CATASTROPHIC_STREAM),
-                            Reporter.accept(ErrorType.DDP_U_NO_BUFFER), Reporter.accept(ErrorType.DDP_U_MSN_RANGE));
+                            o.segmentLength, o.read, Reporter.accept(ErrorType.DDP_U_MSN_RANGE),
+                            Reporter.accept(ErrorType.DDP_U_NO_BUFFER),
+                            Reporter.accept(ErrorType.RDMA_CATASTROPHIC_STREAM));
                 }
             }
         } else if (!d.limitUnknownReported) {

@@ -142,15 +142,17 @@ final class StagRules {
                     case READ_RESPONSE -> null; // the Data Sink's own buffer: no remote right needed
                 };
                 if (need != null && !reg.access().contains(need)) {
-                    // RFC 5042 §6.3.5: a buffer meant for remote write only must not be readable (and conversely)
-                    reporter.report(s, dir, Check.SECURITY_ACCESS, frame, describe(use, stag) + " needs " + need
-                            + " access; the registration grants " + reg.access() + " (" + reg + ")");
-                    int[][] acc = use == Use.WRITE
-                            ? new int[][]{Reporter.accept(ErrorType.RDMA_ACCESS_RIGHTS),
-                            Reporter.accept(ErrorType.DDP_T_INVALID_STAG)}
-                            : new int[][]{Reporter.accept(ErrorType.RDMA_ACCESS_RIGHTS)};
+                    // RFC 5042 §6.3.5: a buffer meant for remote write only must not be readable (and conversely).
+                    // An RDMA Write fails DDP's tagged check 2 ("The STag has an associated buffer that allows
+                    // Placement of the payload", RFC 5041 §7.1), for which §7.2 names no code of its own: Invalid
+                    // STag; RFC 5040 Figure 10 allows an RDMAP Remote Protection Error "Only" for RDMA Read Requests
+                    // and Sends with Invalidate. A Read or Atomic Request is refused by RDMAP: Access rights violation
+                    ErrorType et = use == Use.WRITE ? ErrorType.DDP_T_INVALID_STAG : ErrorType.RDMA_ACCESS_RIGHTS;
+                    reporter.emit(s, dir, Check.SECURITY_ACCESS, Severity.ERROR, et, Check.SECURITY_ACCESS.rfc(),
+                            Check.SECURITY_ACCESS.section(), frame, new long[0], describe(use, stag) + " needs " + need
+                                    + " access; the registration grants " + reg.access() + " (" + reg + ")");
                     reporter.expect(s, dir, frame, Check.SECURITY_ACCESS, Expectation.Level.MUST, header,
-                            segmentLength, readRequest, acc);
+                            segmentLength, readRequest, Reporter.accept(et));
                 }
                 return reg;
             }

@@ -19,6 +19,8 @@ final class Recorder implements MpaListener {
     final List<Start> starts = new ArrayList<>();
     final List<Got> fpdus = new ArrayList<>();
     final List<Notice> notices = new ArrayList<>();
+    /** stream offsets of the Markers reported by {@link #onMarkerError} */
+    final List<Long> markerErrors = new ArrayList<>();
 
     @Override
     public void onStartFrame(TcpConnection connection, Direction direction, MpaStartFrame startFrame, long offset,
@@ -32,6 +34,11 @@ final class Recorder implements MpaListener {
         byte[] copy = new byte[v.remaining()];
         v.duplicate().get(copy);
         fpdus.add(new Got(direction, fpdu, copy, v));
+    }
+
+    @Override
+    public void onMarkerError(TcpConnection connection, Direction direction, long offset, long frame, String detail) {
+        markerErrors.add(offset);
     }
 
     @Override

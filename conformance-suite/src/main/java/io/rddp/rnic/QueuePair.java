@@ -139,9 +139,25 @@ public final class QueuePair {
     private static final class Inbound {
         final RecvRequest rr;
         long length;
+        /** the octets [0, covered) arrived; segments past it wait in {@code ahead} (start to end) */
+        long covered;
+        final java.util.TreeMap<Long, Long> ahead = new java.util.TreeMap<>();
+        boolean last;
 
         Inbound(RecvRequest rr) {
             this.rr = rr;
+        }
+
+        void placed(long mo, long end) {
+            if (mo > covered) {
+                ahead.merge(mo, end, Math::max);
+                return;
+            }
+            covered = Math.max(covered, end);
+            for (var e = ahead.firstEntry(); e != null && e.getKey() <= covered; e = ahead.firstEntry()) {
+                covered = Math.max(covered, e.getValue());
+                ahead.pollFirstEntry();
+            }
         }
     }
 
@@ -484,28 +500,37 @@ public final class QueuePair {
             return;
         }
         ourStart = a.reply();
+        byte[] bytes = a.reply().toBytes();
         try {
-            sendStartFrame(a.reply());
+            link.write(bytes);
         } catch (IOException e) {
             fail("the MPA Reply could not be sent: " + e.getMessage(), AsyncEvent.Type.CONNECT_ERROR);
             return;
         }
         if (!a.accepted()) {
+            decoder.data(out, ByteBuffer.wrap(bytes), ++frame, now());
             // RFC 5044 §7.1.2 rule 2: after a Reply with R set the connection is closed
             fail(a.closeReason(), AsyncEvent.Type.REJECTED);
             return;
         }
-        establish(a.params());
+        // established before the decoder sees the Reply, which releases what the Initiator sent behind its Request:
+        // "the Responder SHOULD prepare to interpret any data received as FPDUs" (RFC 5044 §7.1.2 rule 2)
+        establish(a.params(), decoder.offset(out) + bytes.length);
+        decoder.data(out, ByteBuffer.wrap(bytes), ++frame, now());
     }
 
     private void establish(MpaSetup.Params p) {
+        establish(p, decoder.offset(out));
+    }
+
+    private void establish(MpaSetup.Params p, long firstFpduOffset) {
         params = p;
         state = State.RTS;
         // RFC 5044 §7.1.2 rule 4: the Responder sends no FPDU before it received one; the Initiator of a
         // peer-to-peer connection starts with its RTR (RFC 6581 §9.2)
         txAllowed = initiator || config.has(Bug.EARLY_FPDU);
         stalled = config.has(Bug.STALL_AFTER_MPA);
-        tx.established(p, decoder.offset(out));
+        tx.established(p, firstFpduOffset);
         rnic.event(new AsyncEvent(AsyncEvent.Type.ESTABLISHED, qpn, null, "MPA rev " + p.revision() + ", CRC "
                 + (p.crc() ? "on" : "off") + ", Markers " + (p.markersTx() ? "sent" : "not sent") + "/"
                 + (p.markersRx() ? "received" : "not received") + ", IRD " + p.ird() + ", ORD " + p.ord()
@@ -707,7 +732,7 @@ public final class QueuePair {
         Set<Check> ignored = ignoredChecks();
         OwedTerminate owed = null;
         for (OwedTerminate o : pduOwed) {
-            if (!ignored.contains(o.cause())) {
+            if (!ignored.contains(o.cause()) && !o.cause().receiverGoesOn()) {
                 owed = o;
                 break;
             }
@@ -715,9 +740,10 @@ public final class QueuePair {
         Violation error = null;
         for (Violation v : pduViolations) {
             // a receiver ignores PAD and reserved fields (RFC 5044 §4.1, RFC 5041 §4.1, RFC 5040 §4.1: "not checked
-            // on receive") and the peer's own Terminate conduct (RFC 5040 §5.4)
+            // on receive") and the peer's own Terminate conduct (RFC 5040 §5.4), and goes on where the RFC says so
+            // (Check.receiverGoesOn: early FPDUs, holes in an untagged message)
             if (v.severity() == Severity.ERROR && !ignored.contains(v.check()) && v.layer() != Layer.RPCRDMA
-                    && !v.check().receiverIgnores() && !v.id().startsWith("rdmap.terminate.")) {
+                    && !v.check().receiverGoesOn() && !v.id().startsWith("rdmap.terminate.")) {
                 error = v;
                 break;
             }
@@ -903,7 +929,11 @@ public final class QueuePair {
             m.rr.region().placeAt(m.rr.offset() + (int) h.mo(), p.duplicate().limit(p.position() + room));
         }
         m.length = Math.max(m.length, h.mo() + seg.payloadLength());
-        if (!h.last()) return;
+        m.placed(h.mo(), h.mo() + seg.payloadLength());
+        m.last |= h.last();
+        // RFC 5041 §5.4: Delivered once the last segment came and all of them were Placed; a hole may still be
+        // filled by a segment that comes later (§5.3: Placement out of order)
+        if (!m.last || m.covered < m.length && !config.has(Bug.DELIVER_WITH_HOLES)) return;
         inbound.remove(msn);
         long invalidated = -1;
         if (op.carriesInvalidateStag()) {

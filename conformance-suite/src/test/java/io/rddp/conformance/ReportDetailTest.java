@@ -127,7 +127,10 @@ class ReportDetailTest {
         String injected = pdu(section, "pdu inj");
         assertThat(injected).contains("<tr class=\"inj\"><td title=\"ddp.msn\">⚡ Message sequence number</td>"
                 + "<td>3</td><td>00000003</td></tr>");
-        assertThat(injected).contains("<tr><td title=\"ddp.qn\">Queue number</td><td>0</td><td>00000000</td></tr>");
+        // the judge also finds no receive posted for MSN 3 (ddp.untagged.no-buffer), which names its queue: QN 0
+        assertThat(injected).contains("<tr class=\"inj\"><td title=\"ddp.qn\">⚡ Queue number</td><td>0</td>"
+                + "<td>00000000</td></tr>").contains("judge: ddp.untagged.no-buffer: Send QN 0 MSN 3");
+        assertThat(injected).contains("<tr><td title=\"ddp.mo\">Message offset</td><td>0</td><td>00000000</td></tr>");
         // a DUT PDU decoded field by field: the Terminate's DDP header and RDMAP fields, each with its octets
         String terminate = pdu(section, "DUT → tester  Terminate");
         assertThat(terminate).contains("<tr><td title=\"ddp.qn\">Queue number</td><td>2</td><td>00000002</td></tr>")
