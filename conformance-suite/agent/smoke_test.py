@@ -4,26 +4,86 @@
 Agent A listens, agent B connects (both on the same RNIC or on two hosts), then: Send, Send with SE, RDMA Write,
 RDMA Read with read_mem checks, Send with Invalidate, local invalidation, the ops the device does not support,
 an RDMA Write to a bad STag and to an invalidated STag (what each side reports is printed, not judged: it is what
-the device does), manual accept with private data both ways, a reject, an orderly close and a reset.
+the device does), manual accept with private data both ways, a reject, an orderly close and a reset. And the control
+channel's guards (DUT-CONTROL.md version 2, docs/security.md): an unauthenticated client gets nothing but hello, a
+wrong token is refused, a silent client is closed at the hello timeout without keeping anyone out, a second client
+is refused while a session is busy, deep nesting is refused, requests beyond the memory cap give resource-limit,
+and a client gets in right after bye.
 
-usage: smoke_test.py --a HOST:PORT --b HOST:PORT --host IP_OF_A [--port 7777] [--json FILE]
-Must-pass checks count in the closing "N passed, N failed" line; observations are printed with "observed:".
+usage: smoke_test.py --a HOST:PORT --b HOST:PORT --host IP_OF_A [--port 7777] [--token-file F] [--json FILE]
+(--token-file: the agents' --token-file, the same for both). Must-pass checks count in the closing
+"N passed, N failed" line; observations are printed with "observed:".
 """
 import argparse
+import hashlib
+import hmac
 import json
+import os
 import socket
 import sys
 import time
 
+CLIENT_LABEL = b"rddp-dut-control-v2 client"
+SERVER_LABEL = b"rddp-dut-control-v2 server"
+
+
+def mac(secret, server_nonce, client_nonce, label):
+    return hmac.new(secret, server_nonce + client_nonce + label, hashlib.sha256).digest()
+
 
 class Client:
-    def __init__(self, name, addr):
+    def __init__(self, name, addr, secret=None):
         host, port = addr.rsplit(":", 1)
         self.name = name
+        self.addr = addr
+        self.secret = secret
         self.sock = socket.create_connection((host, int(port)), timeout=10)
         self.sock.settimeout(90)
         self.rfile = self.sock.makefile("rb")
         self.n = 0
+
+    def hello(self, client="smoke_test", secret=None):
+        """hello of version 2: the challenge answered with the token (when the agent asks); the answer, or the
+        error answer. The agent's own proof is checked."""
+        secret = secret if secret is not None else self.secret
+        cn = os.urandom(32)
+        r = self.call("hello", version=2, client=client, client_nonce=cn.hex())
+        if not r.get("ok") or "challenge" not in r:
+            return r
+        if secret is None:
+            return {"ok": False, "error": {"code": "unauthorized", "message": "the agent needs a token"}}
+        sn = bytes.fromhex(r["challenge"])
+        r = self.call("hello", version=2, client=client, client_nonce=cn.hex(),
+                      proof=mac(secret, sn, cn, CLIENT_LABEL).hex())
+        if r.get("ok") and not hmac.compare_digest(mac(secret, sn, cn, SERVER_LABEL),
+                                                   bytes.fromhex(r.get("server_proof", ""))):
+            raise SystemExit(f"{self.name}: the agent did not prove it has the token")
+        return r
+
+    def raw(self, text):
+        """Sends text as it is and returns the answer line as JSON, or None when the agent closed."""
+        self.sock.sendall(text.encode())
+        line = self.rfile.readline()
+        return json.loads(line) if line else None
+
+    def closed_within(self, seconds):
+        """Seconds until the agent closes this connection (None if it does not within the given time)."""
+        t0 = time.monotonic()
+        self.sock.settimeout(seconds)
+        try:
+            while self.rfile.readline():
+                pass
+        except (socket.timeout, TimeoutError):
+            return None
+        except OSError:
+            pass
+        return round(time.monotonic() - t0, 2)
+
+    def close(self):
+        try:
+            self.sock.close()
+        except OSError:
+            pass
 
     def call(self, op, **fields):
         self.n += 1
@@ -80,25 +140,91 @@ def connect_pair(a, b, host, port, r, accept="auto", **connect_fields):
     return lst, cb
 
 
+def code(resp):
+    return (resp or {}).get("error", {}).get("code")
+
+
+def guards(r, args, secret, a, ha):
+    """The control channel's guards, against agent A while session a holds it."""
+    print("the control channel: authentication, squatting, bounds")
+    c = Client("X", args.a)
+    answers = [code(c.call(op, length=4096, host="127.0.0.1", port=9)) for op in ("register", "reset", "bye", "poll")]
+    r.check("an unauthenticated client gets unauthorized for every op but hello", answers == ["unauthorized"] * 4,
+            answers)
+    old = c.call("hello", version=1, client="old")
+    r.check("a version 1 hello gets not-supported naming version 2",
+            code(old) == "not-supported" and old.get("version") == 2, old)
+    if secret is not None:
+        wrong = bytes(b ^ 0x5A for b in secret)
+        got = c.hello(secret=wrong)
+        r.check("a wrong token is refused and the connection closed",
+                code(got) == "unauthorized" and c.closed_within(3) is not None, got)
+    c.close()
+    # a squatter: connects and says nothing; the session of A goes on meanwhile
+    sq = Client("S", args.a)
+    t0 = time.monotonic()
+    r.check("A's session is served while a squatter waits", a.ok("events", max=1).get("ok"))
+    took = sq.closed_within(15)
+    r.observe("squatter closed after (s)", None if took is None else round(time.monotonic() - t0, 1))
+    r.check("a silent client is closed within the hello timeout (5 s)", took is not None and took <= 8, took)
+    sq.close()
+    # a second authenticated client while A's session is in use
+    c = Client("Y", args.a, secret)
+    t0 = time.monotonic()
+    got = c.hello()
+    r.check("a second client is refused quickly while the session is in use",
+            code(got) == "state" and time.monotonic() - t0 < 3, got)
+    c.close()
+    deep = a.raw('{"op":"events","x":' + "[" * 100 + "]" * 100 + "}\n")
+    r.check("a request nested 100 deep is refused as bad-request", code(deep) == "bad-request", deep)
+    r.check("and the session goes on", a.ok("events", max=1).get("ok"))
+    caps = ha["caps"]
+    cap = caps.get("max_memory")
+    r.check("hello reports the memory cap", isinstance(cap, int) and cap > 0, caps)
+    big = a.call("register", length=caps["max_mr_size"] + 1, access=["local_write"])
+    r.check("a region over the cap gets resource-limit", code(big) in ("resource-limit", "bad-request"), big)
+    if isinstance(cap, int) and cap <= 256 << 20:
+        half = cap // 2 + 4096
+        first = a.call("register", length=half, access=["local_write"], fill="5a")
+        second = a.call("register", length=half, access=["local_write"])
+        r.check("two regions of more than half the cap: the second gets resource-limit",
+                first.get("ok") and code(second) == "resource-limit", (first.get("error"), second))
+        if first.get("ok"):
+            r.check("a big region is filled with its pattern",
+                    a.ok("read_mem", mr=first["mr"], offset=half - 4, length=4)["data"] == "5a" * 4)
+            a.ok("deregister", mr=first["mr"])
+    a.ok("reset")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--a", required=True)
     ap.add_argument("--b", required=True)
     ap.add_argument("--host", required=True, help="the address B connects to (A's RNIC address)")
     ap.add_argument("--port", type=int, default=7777)
+    ap.add_argument("--token-file", help="the agents' token file (their --token-file)")
     ap.add_argument("--json", help="write the observations here")
     args = ap.parse_args()
+    secret = None
+    if args.token_file:
+        with open(args.token_file) as f:
+            secret = bytes.fromhex(f.read().strip())
     r = Report()
-    a, b = Client("A", args.a), Client("B", args.b)
+    a, b = Client("A", args.a, secret), Client("B", args.b, secret)
     t0 = time.monotonic()
 
     print("hello")
-    ha, hb = a.ok("hello", version=1, client="smoke_test"), b.ok("hello", version=1, client="smoke_test")
+    ha, hb = a.hello(), b.hello()
+    if not ha.get("ok") or not hb.get("ok"):
+        raise SystemExit(f"hello failed: A {ha.get('error')}, B {hb.get('error')}")
     r.observe("device", ha["device"])
     r.observe("caps", ha["caps"])
-    r.check("hello answers version 1", ha["version"] == 1 and hb["version"] == 1)
+    r.check("hello answers version 2", ha["version"] == 2 and hb["version"] == 2)
+    r.check("hello is authenticated as asked",
+            ha.get("auth") == ("hmac-sha256" if secret else "none") and hb.get("auth") == ha.get("auth"), ha.get("auth"))
     r.check("a wrong version is refused", a.call("hello", version=99).get("error", {}).get("code") == "not-supported")
     r.check("unknown ops give unknown-op", a.call("frobnicate").get("error", {}).get("code") == "unknown-op")
+    guards(r, args, secret, a, ha)
 
     print("connection 1: auto accept")
     lst, cb = connect_pair(a, b, args.host, args.port, r)
@@ -110,6 +236,8 @@ def main():
     r.observe("connect answer (B, active)", cb)
     r.observe("accept answer (A, passive)", ca)
     r.check("both sides rts", ca["state"] == "rts" and cb["state"] == "rts")
+    huge = a.call("post_recv", qp=qa, length=64 << 20, count=64)
+    r.check("64 receives of 64 MiB without a region get resource-limit", code(huge) == "resource-limit", huge)
     ma = a.ok("register", length=4096, access=["local_write", "remote_read", "remote_write"], fill="00")
     mb = b.ok("register", length=4096, access=["local_write", "remote_read", "remote_write"], fill="ab")
     r.check("register fills the buffer", b.ok("read_mem", mr=mb["mr"], offset=0, length=4)["data"] == "abababab")
@@ -267,7 +395,17 @@ def main():
 
     print("reset and bye")
     r.check("reset", a.call("reset").get("ok") and b.call("reset").get("ok"))
+    mb = a.ok("register", length=4096, access=["local_write"])
     r.check("bye", a.call("bye").get("ok") and b.call("bye").get("ok"))
+    # bye cleaned up before it answered: a client that comes at once gets in, and finds nothing left
+    again = Client("A2", args.a, secret)
+    h = again.hello()
+    r.check("a client gets in right after bye", h.get("ok"), h)
+    if h.get("ok"):
+        r.check("and the old session's regions are gone", code(again.call("read_mem", mr=mb["mr"], length=1)) ==
+                "not-found")
+        again.call("bye")
+    again.close()
     r.observe("seconds", round(time.monotonic() - t0, 1))
     if args.json:
         with open(args.json, "w") as f:

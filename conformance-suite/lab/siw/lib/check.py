@@ -8,8 +8,11 @@ observation differs from the expected one fails ("a changed verdict is a failure
 usage: check.py LAB_SCRIPT [--json FILE]      (run by `lab check`, the lab up)
 """
 import argparse
+import hashlib
+import hmac
 import json
 import os
+import socket
 import subprocess
 import sys
 import threading
@@ -72,6 +75,47 @@ def active_case(lab, host_port, guest_port):
     return {"error": result.get("error", "no result")}, RETRIES
 
 
+def control_case(lab, env):
+    """The agent's control channel from the host, through the forward: nothing but hello without the token, the
+    challenge-response with it (the agent proving it back), and no start on 0.0.0.0 without a token."""
+    out = {}
+    rc, _, err = run([lab, "agent", "start"], 90)
+    if rc:
+        return {"error": f"agent start: {err.strip()[-300:]}"}
+    try:
+        port = int(env["RDDP_LAB_HOSTFWD_AGENT"].split(">")[0].rsplit(":", 1)[1])
+        with open(env["RDDP_LAB_AGENT_TOKEN"]) as f:
+            secret = bytes.fromhex(f.read().strip())
+        s = socket.create_connection(("127.0.0.1", port), timeout=20)
+        rf = s.makefile("rb")
+
+        def call(req):
+            s.sendall(json.dumps(req).encode() + b"\n")
+            line = rf.readline()
+            return json.loads(line) if line else {}
+        out["unauthenticated register"] = call({"op": "register", "length": 4096}).get("error", {}).get("code")
+        cn = os.urandom(32)
+        ch = call({"op": "hello", "version": 2, "client": "check", "client_nonce": cn.hex()})
+        sn = bytes.fromhex(ch.get("challenge", ""))
+        mac = lambda label: hmac.new(secret, sn + cn + label, hashlib.sha256).digest()
+        h = call({"op": "hello", "version": 2, "client": "check", "client_nonce": cn.hex(),
+                  "proof": mac(b"rddp-dut-control-v2 client").hex()})
+        out["hello with the token"] = h.get("auth") if h.get("ok") else h.get("error", {}).get("code")
+        out["the agent proves the token"] = hmac.compare_digest(mac(b"rddp-dut-control-v2 server"),
+                                                                bytes.fromhex(h.get("server_proof", "")))
+        call({"op": "bye"})
+        s.close()
+    except (OSError, ValueError, KeyError) as ex:
+        out["error"] = repr(ex)[:300]
+    finally:
+        run([lab, "agent", "stop"])
+    rc, o, e = run([lab, "exec", "--timeout", "60", "--", "python3", "/run/lab/agent/rddp-dut-agent", "--control",
+                    "0.0.0.0:7199", "--device", "siw0", "--no-kmsg"], 90)
+    out["no token on 0.0.0.0"] = "refused" if rc not in (0, 124, 125) and "not a loopback address" in o + e else \
+        f"exit {rc}: {(o + e).strip()[-200:]}"
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("lab")
@@ -102,6 +146,9 @@ def main():
     run([a.lab, "rping", "stop"])
     name = "active: siw's rping client's Request"
     observed[name], retries[name] = active_case(a.lab, tester_host, tester_guest)
+
+    name = "agent control channel from the host (token, challenge-response)"
+    observed[name], retries[name] = control_case(a.lab, env), 1
 
     name = "agent smoke test (two agents through DUT-CONTROL)"
     for attempt in range(1, 3):

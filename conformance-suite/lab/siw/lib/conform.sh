@@ -93,7 +93,8 @@ conform_profile() {
     agent)
       start_dut agent
       # DUT-active scenarios: siw connects to 10.0.2.100:7174, which the guestfwd carries to the tester on the host
-      "$RDDP" conform --profile agent --control "127.0.0.1:$AGENT_PORT" --target "127.0.0.1:$IWARP_PORT" \
+      "$RDDP" conform --profile agent --control "127.0.0.1:$AGENT_PORT" --control-token-file "$AGENT_TOKEN" \
+        --target "127.0.0.1:$IWARP_PORT" \
         --dut-port 7777 --tester-listen 127.0.0.1:7174 --tester-address "$HOST_FROM_GUEST:7174" \
         --timeout-scale "$CONFORM_SCALE" --report "$report" \
         --on-dead "'$LAB_DIR/lab' revive agent" "${args[@]}" "$@" ;;

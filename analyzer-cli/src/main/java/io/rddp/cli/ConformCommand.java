@@ -82,6 +82,10 @@ final class ConformCommand implements Callable<Integer> {
     @Option(names = "--control", paramLabel = "HOST:PORT", description = "The DUT's control channel (agent profile).")
     String control;
 
+    @Option(names = "--control-token-file", paramLabel = "FILE", description = "The DUT control channel's token (the"
+            + " DUT's --token-file): the tester proves it has it, and the DUT proves it back.")
+    Path controlTokenFile;
+
     @Option(names = "--dut-port", paramLabel = "PORT", description = "The port the DUT listens on, when it differs from"
             + " the target's (a port forward): the agent is told to listen there.")
     Integer dutPort;
@@ -424,7 +428,16 @@ final class ConformCommand implements Callable<Integer> {
                     err.println("rddp: --control " + control + ": " + e.getMessage());
                     return null;
                 }
-                AgentDut agent = new AgentDut(ControlClient.connect(c, t.connect()), dutAddr,
+                byte[] secret = null;
+                if (controlTokenFile != null) {
+                    try {
+                        secret = io.rddp.dut.ControlToken.read(controlTokenFile);
+                    } catch (IOException e) {
+                        err.println("rddp: --control-token-file: " + e.getMessage());
+                        return null;
+                    }
+                }
+                AgentDut agent = new AgentDut(ControlClient.connect(c, t.connect(), secret), dutAddr,
                         dutPort != null ? dutPort : dutAddr.getPort());
                 if (testerListen != null || testerAddress != null) {
                     try {

@@ -40,7 +40,8 @@ import java.util.concurrent.Callable;
                 "  rddp peer --listen 7174 --app rping                 serve rping clients (rping -c -a HOST -v -V -C 10)",
                 "  rddp peer --connect 10.0.2.15:7174 --app rping --count 10 --verify",
                 "  rddp peer --listen 18515 --app perftest             serve ib_write_bw/ib_read_bw/ib_send_bw -R",
-                "  rddp peer --listen 7777 --control 7174 --pcap peer.pcapng",
+                "  rddp peer --listen 7777 --control 7174 --pcap peer.pcapng      control on 127.0.0.1:7174 only",
+                "  rddp peer --listen 7777 --control 0.0.0.0:7174 --token-file dut.token   reachable from other hosts",
                 "  rddp peer --list-bugs",
                 "Exit codes: 0 done, 1 the application failed, 2 bad usage (port in use, unreachable target, unknown"
                         + " knob)."})
@@ -62,8 +63,25 @@ final class PeerCommand implements Callable<Integer> {
     String app = "none";
 
     @Option(names = "--control", paramLabel = "[HOST:]PORT", description = "Serve the DUT control protocol here"
-            + " (conformance-suite/DUT-CONTROL.md).")
+            + " (conformance-suite/DUT-CONTROL.md); PORT alone binds 127.0.0.1. Any other address needs --token-file.")
     String control;
+
+    @Option(names = "--token-file", paramLabel = "FILE", description = "The control channel's shared secret (made,"
+            + " mode 0600, when missing; refused when group or others can read it): the tester proves it knows it"
+            + " (rddp conform --control-token-file FILE). See docs/security.md.")
+    Path tokenFile;
+
+    @Option(names = "--control-hello-timeout", paramLabel = "SECONDS", description = "A control connection that has"
+            + " not authenticated by then is closed (default ${DEFAULT-VALUE}).")
+    int helloTimeout = 5;
+
+    @Option(names = "--control-idle-timeout", paramLabel = "SECONDS", description = "A control session silent this"
+            + " long is closed (default ${DEFAULT-VALUE}).")
+    int idleTimeout = 600;
+
+    @Option(names = "--control-takeover", paramLabel = "SECONDS", description = "A newly authenticated tester takes"
+            + " over a session idle this long; a busier one refuses it (default ${DEFAULT-VALUE}).")
+    int takeover = 30;
 
     @Option(names = "--count", paramLabel = "N", description = "rping client: pings (default ${DEFAULT-VALUE}).")
     int count = 10;
@@ -210,6 +228,24 @@ final class PeerCommand implements Callable<Integer> {
             err.println("rddp: --listen " + listen + ": " + e.getMessage());
             return Main.EXIT_BAD_INPUT;
         }
+        // the control channel's address and token are checked before anything listens
+        ControlServer.Options options = null;
+        InetSocketAddress at = null;
+        if (control != null) {
+            try {
+                at = address(control, "127.0.0.1");
+                options = controlOptions(at);
+            } catch (UnknownHostException e) {
+                err.println("rddp: --control " + control + ": " + e.getMessage());
+                return Main.EXIT_BAD_INPUT;
+            } catch (IllegalArgumentException | IOException e) {
+                err.println("rddp: " + e.getMessage());
+                return Main.EXIT_BAD_INPUT;
+            }
+        } else if (tokenFile != null) {
+            err.println("rddp: --token-file goes with --control");
+            return Main.EXIT_BAD_INPUT;
+        }
         ConnectionSettings settings = switch (app) {
             case "rping" -> Rping.serverSettings(rnic);
             case "perftest" -> Perftest.controlSettings(rnic);
@@ -230,7 +266,7 @@ final class PeerCommand implements Callable<Integer> {
         ControlServer cs = null;
         if (control != null) {
             try {
-                cs = new ControlServer(address(control, "0.0.0.0"), () -> new RnicControl(rnic, version()));
+                cs = new ControlServer(at, options, () -> new RnicControl(rnic, version()));
             } catch (BindException e) {
                 err.println("rddp: cannot serve control on " + control + ": " + e.getMessage() + " (port in use?)");
                 return Main.EXIT_BAD_INPUT;
@@ -238,7 +274,10 @@ final class PeerCommand implements Callable<Integer> {
                 err.println("rddp: --control " + control + ": " + e.getMessage());
                 return Main.EXIT_BAD_INPUT;
             }
-            out.println("rddp peer: DUT control protocol on " + hostPort(cs.address()));
+            out.println("rddp peer: DUT control protocol on " + hostPort(cs.address()) + (tokenFile != null
+                    ? " (token " + tokenFile + ")" : " (no token: any local user can drive it; see docs/security.md)")
+                    + "; memory cap " + mib(rnic.config().limits().maxMemory()) + " MiB, "
+                    + mib(rnic.config().limits().maxMrSize()) + " MiB a region (from the heap: RDDP_JAVA_OPTS=-Xmx...)");
         }
         Thread deadline = null;
         if (duration > 0) {
@@ -267,6 +306,30 @@ final class PeerCommand implements Callable<Integer> {
             if (cs != null) cs.close();
         }
         return Main.EXIT_OK;
+    }
+
+    /** The control server's options; a bind beyond loopback without a token is refused. */
+    private ControlServer.Options controlOptions(InetSocketAddress at) throws IOException {
+        if (helloTimeout < 1 || idleTimeout < 1 || takeover < 0) {
+            throw new IllegalArgumentException("--control-hello-timeout and --control-idle-timeout must be at least 1,"
+                    + " --control-takeover at least 0");
+        }
+        ControlServer.Options o = ControlServer.Options.defaults()
+                .withHelloTimeout(Duration.ofSeconds(helloTimeout)).withIdleTimeout(Duration.ofSeconds(idleTimeout))
+                .withTakeoverAfter(Duration.ofSeconds(takeover));
+        if (tokenFile != null) {
+            try {
+                return o.withSecret(io.rddp.dut.ControlToken.readOrCreate(tokenFile));
+            } catch (IOException e) {
+                throw new IOException("--token-file: " + e.getMessage(), e);
+            }
+        }
+        if (!at.getAddress().isLoopbackAddress()) {
+            throw new IllegalArgumentException("--control " + control + " is not a loopback address: give --token-file"
+                    + " FILE (the tester then needs --control-token-file FILE), or bind 127.0.0.1 and reach it"
+                    + " through an SSH tunnel (docs/security.md)");
+        }
+        return o;
     }
 
     private RnicConfig config() {
@@ -319,6 +382,10 @@ final class PeerCommand implements Callable<Integer> {
         }
         if (p < 0 || p > 65535) throw new IllegalArgumentException("port " + p + " is not 0..65535");
         return new InetSocketAddress(InetAddress.getByName(host), p);
+    }
+
+    private static String mib(long octets) {
+        return String.format(java.util.Locale.ROOT, "%.1f", octets / 1048576.0);
     }
 
     private static String hostPort(InetSocketAddress a) {

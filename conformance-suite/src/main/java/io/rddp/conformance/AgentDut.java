@@ -52,13 +52,18 @@ public final class AgentDut implements Dut, ActiveDut {
         this.control = control;
         this.target = target;
         this.dutPort = dutPort;
-        hello();
+        try {
+            hello();
+        } catch (IOException | DutException | RuntimeException e) {
+            control.close();
+            throw e;
+        }
     }
 
     /** The control protocol's hello: the DUT's capabilities and description. */
     private void hello() throws IOException, DutException {
         caps.clear();
-        JsonNode hello = control.call(ControlClient.request("hello").put("version", 1).put("client", "rddp conform"));
+        JsonNode hello = control.hello("rddp conform");
         JsonNode c = hello.path("caps");
         caps.add("control");
         for (JsonNode r : c.path("mpa_revisions")) caps.add("mpa-rev" + r.asInt());
@@ -82,7 +87,7 @@ public final class AgentDut implements Dut, ActiveDut {
         return "agent";
     }
 
-    /** A restarted agent: a new control channel to the same address, and hello again. */
+    /** A restarted agent: a new control channel to the same address (with the same token), and hello again. */
     @Override
     public void revived() throws IOException, DutException {
         ControlClient old = control;
@@ -90,7 +95,7 @@ public final class AgentDut implements Dut, ActiveDut {
         connecting.clear();
         lateAccept.clear();
         acceptedLate.clear();
-        control = ControlClient.connect(old.address(), 5000);
+        control = old.reopen(5000);
         hello();
     }
 

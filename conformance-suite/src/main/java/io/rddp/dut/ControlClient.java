@@ -17,6 +17,8 @@ import java.nio.charset.StandardCharsets;
 /**
  * The tester's end of the DUT control protocol: one request, one response, every read with a timeout (the request's
  * own {@code timeout_ms} plus a margin), so a DUT that goes silent is an error the caller sees, not a hang.
+ * {@link #hello(String)} opens the session (version 2): with the DUT's token it answers the DUT's challenge and checks
+ * the DUT's proof in turn (DUT-CONTROL.md, Authentication).
  */
 public final class ControlClient implements Closeable {
 
@@ -31,22 +33,30 @@ public final class ControlClient implements Closeable {
     private final OutputStream out;
     private final String where;
     private final InetSocketAddress address;
+    private final byte[] secret;
     private int nextId = 1;
 
-    private ControlClient(Socket socket, InetSocketAddress address) throws IOException {
+    private ControlClient(Socket socket, InetSocketAddress address, byte[] secret) throws IOException {
         this.socket = socket;
         this.address = address;
+        this.secret = secret == null ? null : secret.clone();
         this.where = address.getHostString() + ":" + address.getPort();
         this.in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
         this.out = socket.getOutputStream();
     }
 
+    /** A channel to a DUT that needs no token (a loopback one started without --token-file). */
     public static ControlClient connect(InetSocketAddress address, int timeoutMs) throws IOException {
+        return connect(address, timeoutMs, null);
+    }
+
+    /** A channel to the DUT at {@code address}; {@code secret}: the DUT's token ({@link ControlToken}), or null. */
+    public static ControlClient connect(InetSocketAddress address, int timeoutMs, byte[] secret) throws IOException {
         Socket s = new Socket();
         try {
             s.connect(address, timeoutMs);
             s.setTcpNoDelay(true);
-            return new ControlClient(s, address);
+            return new ControlClient(s, address, secret);
         } catch (IOException e) {
             s.close();
             throw new IOException("cannot reach the DUT control channel at " + address.getHostString() + ":"
@@ -57,6 +67,75 @@ public final class ControlClient implements Closeable {
     /** Where this channel is connected: a restarted DUT is reached again there. */
     public InetSocketAddress address() {
         return address;
+    }
+
+    /** A new channel to the same DUT with the same token (a restarted DUT); this one is left as it is. */
+    public ControlClient reopen(int timeoutMs) throws IOException {
+        return connect(address, timeoutMs, secret);
+    }
+
+    /**
+     * Opens the session: {@code hello} of version {@value ControlServer#VERSION}, with the challenge-response when the
+     * DUT asks for it. Returns the DUT's hello answer (device, caps, listeners).
+     *
+     * @throws DutException {@code unauthorized}: the DUT needs a token and none was given, refused the token, asked
+     *                      for none while one was given, or did not prove it has it; {@code not-supported}: the DUT
+     *                      speaks another version; each with a message that says what to do
+     */
+    public JsonNode hello(String client) throws IOException, DutException {
+        byte[] clientNonce = ControlToken.random(ControlToken.OCTETS);
+        ObjectNode req = request("hello").put("version", ControlServer.VERSION).put("client", client)
+                .put("client_nonce", Values.hex(clientNonce));
+        JsonNode r;
+        try {
+            r = call(req);
+        } catch (DutException e) {
+            if (e.code().equals("not-supported")) {
+                throw new DutException("not-supported", "the DUT control channel at " + where + " does not speak"
+                        + " version " + ControlServer.VERSION + " of the protocol (" + e.getMessage() + "): update the"
+                        + " DUT agent (conformance-suite/agent) or rddp peer");
+            }
+            throw e;
+        }
+        if (r.hasNonNull("challenge")) {
+            if (secret == null) {
+                throw new DutException("unauthorized", "the DUT control channel at " + where + " needs a token: give"
+                        + " --control-token-file F, F holding the DUT's token (its --token-file)");
+            }
+            byte[] serverNonce;
+            try {
+                serverNonce = java.util.HexFormat.of().parseHex(r.path("challenge").asText());
+            } catch (IllegalArgumentException e) {
+                throw new DutException("failed", "the DUT at " + where + " sent a challenge that is not hex");
+            }
+            ObjectNode answer = request("hello").put("version", ControlServer.VERSION).put("client", client)
+                    .put("client_nonce", Values.hex(clientNonce))
+                    .put("proof", Values.hex(ControlToken.proof(secret, serverNonce, clientNonce,
+                            ControlToken.CLIENT_LABEL)));
+            try {
+                r = call(answer);
+            } catch (DutException e) {
+                if (e.code().equals("unauthorized")) {
+                    throw new DutException("unauthorized", "the DUT control channel at " + where + " refused the"
+                            + " token: --control-token-file must hold the same secret as the DUT's --token-file");
+                }
+                throw e;
+            }
+            byte[] theirs;
+            try {
+                theirs = java.util.HexFormat.of().parseHex(r.path("server_proof").asText(""));
+            } catch (IllegalArgumentException e) {
+                theirs = null;
+            }
+            if (!ControlToken.verify(secret, serverNonce, clientNonce, ControlToken.SERVER_LABEL, theirs)) {
+                throw new DutException("unauthorized", "the DUT at " + where + " did not prove that it has the token"
+                        + " (not the DUT you meant, or a different token)");
+            }
+        } else if (secret != null) {
+            throw new DutException("unauthorized", "the DUT control channel at " + where + " asks for no token but"
+                    + " one was given: it was started without --token-file (or it is not the DUT you meant)");
+        }
+        return r;
     }
 
     /** A request object for {@code op}, to add fields to. */

@@ -12,14 +12,24 @@ import java.util.List;
 public final class CompletionQueue {
     private final int capacity;
     private final ArrayDeque<WorkCompletion> entries = new ArrayDeque<>();
+    /** told the work request id of every completion that leaves the queue (taken, dropped or lost) */
+    private final java.util.function.LongConsumer gone;
 
     CompletionQueue(int capacity) {
+        this(capacity, id -> { });
+    }
+
+    CompletionQueue(int capacity, java.util.function.LongConsumer gone) {
         this.capacity = capacity;
+        this.gone = gone;
     }
 
     /** Adds a completion; false when the queue is full (the completion is lost). */
     synchronized boolean add(WorkCompletion wc) {
-        if (entries.size() >= capacity) return false;
+        if (entries.size() >= capacity) {
+            gone.accept(wc.wrId());
+            return false;
+        }
         entries.add(wc);
         notifyAll();
         return true;
@@ -42,6 +52,7 @@ public final class CompletionQueue {
             if (qp < 0 || wc.qp() == qp) {
                 out.add(wc);
                 it.remove();
+                gone.accept(wc.wrId());
             }
         }
         return out;
@@ -55,6 +66,7 @@ public final class CompletionQueue {
                 WorkCompletion wc = it.next();
                 if (wc.wrId() == wrId) {
                     it.remove();
+                    gone.accept(wrId);
                     return wc;
                 }
             }
@@ -66,7 +78,11 @@ public final class CompletionQueue {
 
     /** Forgets the completions of a destroyed queue pair. */
     synchronized void drop(int qp) {
-        entries.removeIf(wc -> wc.qp() == qp);
+        entries.removeIf(wc -> {
+            if (wc.qp() != qp) return false;
+            gone.accept(wc.wrId());
+            return true;
+        });
     }
 
     public synchronized int size() {

@@ -16,6 +16,10 @@ import java.util.Set;
  * The RNIC's memory registrations and their STags (the part of Linux siw's siw_mem.c that hands out STags). An STag
  * is a 24-bit index and an 8-bit key, both drawn from a cryptographic random source: RFC 5042 §5.1.2 asks that STags
  * not be predictable, since a guessed STag is an open door to remote memory. Thread-safe.
+ *
+ * <p>The total cap ({@link RnicConfig.Limits#maxMemory()}) counts every buffer a request makes the RNIC hold:
+ * registrations, and the buffers of its own that work requests carry ({@link #charge}: receives posted without a
+ * region, the data of a Send or Write given inline), each until its work request is over.
  */
 public final class MemoryTable {
 
@@ -27,6 +31,8 @@ public final class MemoryTable {
     private final Map<Integer, MemoryRegion> byIndex = new HashMap<>();
     private final Map<Integer, MemoryRegion> byId = new HashMap<>();
     private long memory;
+    /** buffers of the RNIC's own, by work request id: {queue pair number, octets} */
+    private final Map<Long, long[]> charges = new HashMap<>();
     private int nextId = 1;
     private final boolean sequential;
     private int nextIndex = 1;
@@ -46,7 +52,8 @@ public final class MemoryTable {
         }
         if (byId.size() >= limits.maxMr()) throw RnicException.limit("memory registrations", limits.maxMr());
         if (memory + length > limits.maxMemory()) {
-            throw new RnicException(RnicException.Kind.RESOURCE_LIMIT, "registered memory would exceed the "
+            throw new RnicException(RnicException.Kind.RESOURCE_LIMIT, "a region of " + length + " octets would take"
+                    + " the RNIC's memory (registrations and buffers of its own, " + memory + " octets now) past its "
                     + limits.maxMemory() + "-octet cap");
         }
         int index;
@@ -62,6 +69,47 @@ public final class MemoryTable {
         byId.put(r.id(), r);
         memory += length;
         return r;
+    }
+
+    /**
+     * Counts a buffer of the RNIC's own that work request {@code wrId} of queue pair {@code qpn} holds against the
+     * total cap, before it is allocated.
+     *
+     * @throws RnicException RESOURCE_LIMIT when it would exceed the cap
+     */
+    public synchronized void charge(long wrId, int qpn, long octets) {
+        if (octets < 0) throw new RnicException(RnicException.Kind.BAD_REQUEST, "length " + octets + " is negative");
+        if (memory + octets > limits.maxMemory()) {
+            throw new RnicException(RnicException.Kind.RESOURCE_LIMIT, "a buffer of " + octets + " octets would take"
+                    + " the RNIC's memory (registrations and buffers of its own, " + memory + " octets now) past its "
+                    + limits.maxMemory() + "-octet cap");
+        }
+        long[] old = charges.put(wrId, new long[]{qpn, octets});
+        if (old != null) memory -= old[1];
+        memory += octets;
+    }
+
+    /** Work request {@code wrId} is over: its buffer no longer counts (nothing when it had none). */
+    public synchronized void discharge(long wrId) {
+        if (charges.isEmpty()) return;
+        long[] c = charges.remove(wrId);
+        if (c != null) memory -= c[1];
+    }
+
+    /** The queue pair is destroyed: none of its buffers count any more. */
+    synchronized void dischargeQp(int qpn) {
+        for (java.util.Iterator<long[]> it = charges.values().iterator(); it.hasNext(); ) {
+            long[] c = it.next();
+            if (c[0] == qpn) {
+                memory -= c[1];
+                it.remove();
+            }
+        }
+    }
+
+    /** Octets counted against the total cap now: registrations and buffers of the RNIC's own. */
+    public synchronized long used() {
+        return memory;
     }
 
     public synchronized void deregister(MemoryRegion r) {

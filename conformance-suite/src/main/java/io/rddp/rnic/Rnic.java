@@ -40,8 +40,9 @@ public final class Rnic implements Closeable {
         this.config = config;
         this.recorder = recorder;
         this.memory = new MemoryTable(config.limits(), config.zeroBasedTo(), config.has(Bug.SEQUENTIAL_STAGS));
+        // a completion that leaves the queue frees what its work request counted against the memory cap
         this.completions = new CompletionQueue(config.limits().maxQp()
-                * (config.limits().maxSendWr() + config.limits().maxRecvWr()));
+                * (config.limits().maxSendWr() + config.limits().maxRecvWr()), memory::discharge);
     }
 
     public RnicConfig config() {
@@ -83,6 +84,45 @@ public final class Rnic implements Closeable {
 
     public void deregister(MemoryRegion r) {
         memory.deregister(r);
+    }
+
+    /**
+     * Posts {@code count} receives of {@code length} octets into buffers of the RNIC's own (completions carry their
+     * first octets). Each buffer counts against the total memory cap from before it is allocated until its completion
+     * leaves the completion queue, so a request for more than the cap allows is refused, not an OutOfMemoryError.
+     *
+     * @throws RnicException RESOURCE_LIMIT when the buffers would exceed a cap (none is posted then, when the whole
+     *                       batch is over the cap at once)
+     */
+    public List<Long> postOwnRecv(QueuePair qp, int length, int count) {
+        if (length < 0 || count < 0) {
+            throw new RnicException(RnicException.Kind.BAD_REQUEST, "receives of " + count + " x " + length
+                    + " octets");
+        }
+        if (length > config.limits().maxMrSize()) {
+            throw new RnicException(RnicException.Kind.RESOURCE_LIMIT, "a receive buffer of " + length
+                    + " octets exceeds the " + config.limits().maxMrSize() + "-octet cap of one buffer");
+        }
+        long total = (long) length * count;
+        if (memory.used() + total > config.limits().maxMemory()) {
+            throw new RnicException(RnicException.Kind.RESOURCE_LIMIT, count + " receive buffers of " + length
+                    + " octets would take the RNIC's memory (" + memory.used() + " octets now) past its "
+                    + config.limits().maxMemory() + "-octet cap");
+        }
+        List<Long> ids = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            long id = nextWrId();
+            memory.charge(id, qp.qpn(), length);
+            try {
+                MemoryRegion buf = new MemoryRegion(-1, 0, 0, length, Set.of(Access.LOCAL_WRITE), qp.pd());
+                qp.postRecv(new RecvRequest(id, buf, 0, length, true));
+            } catch (RuntimeException e) {
+                memory.discharge(id);
+                throw e;
+            }
+            ids.add(id);
+        }
+        return ids;
     }
 
     /** Listens for connections on {@code bind} (port 0: any). */
@@ -139,11 +179,14 @@ public final class Rnic implements Closeable {
             throw RnicException.limit("queue pairs", config.limits().maxQp());
         }
         try {
-            qp.postOwnRecv(s.recvLength(), s.recvCount(), this::nextWrId);
+            postOwnRecv(qp, s.recvLength(), s.recvCount());
             qp.startInitiator(s.ird(), s.ord(), s.privateData());
         } catch (IOException e) {
-            qp.abort();
+            destroy(qp);
             throw new RnicException(RnicException.Kind.FAILED, "sending the MPA Request failed: " + e.getMessage());
+        } catch (RnicException e) {
+            destroy(qp);
+            throw e;
         }
         long left = Math.max(1, timeoutMs - (System.nanoTime() - start) / 1_000_000L);
         if (!qp.awaitEstablished(left)) {
@@ -227,6 +270,7 @@ public final class Rnic implements Closeable {
         synchronized (qps) {
             qps.remove(qp.qpn());
         }
+        memory.dischargeQp(qp.qpn());
     }
 
     void event(AsyncEvent e) {

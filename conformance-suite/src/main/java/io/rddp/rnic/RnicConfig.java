@@ -53,7 +53,8 @@ public record RnicConfig(Set<Integer> revisions, boolean crc, boolean markers, b
      * @param maxQp          connections at once
      * @param maxMr          memory registrations at once
      * @param maxMrSize      octets of one registration
-     * @param maxMemory      octets of all registrations together
+     * @param maxMemory      octets of all registrations and buffers of the RNIC's own (receives posted without a
+     *                       region, inline data of Sends and Writes) together
      * @param maxRecvWr      posted receives per queue pair
      * @param maxSendWr      outstanding send-queue work requests per queue pair
      * @param maxIrdOrd      the largest IRD/ORD this RNIC negotiates
@@ -62,8 +63,31 @@ public record RnicConfig(Set<Integer> revisions, boolean crc, boolean markers, b
      */
     public record Limits(int maxQp, int maxMr, int maxMrSize, long maxMemory, int maxRecvWr, int maxSendWr,
                          int maxIrdOrd, int maxPending, int maxMessage) {
+        /** The caps for this JVM: {@link #forHeap(long)} of {@code Runtime.maxMemory()}. */
         public static Limits defaults() {
-            return new Limits(64, 4096, 64 << 20, 1L << 30, 1024, 1024, 64, 32, 64 << 20);
+            return forHeap(Runtime.getRuntime().maxMemory());
+        }
+
+        /**
+         * The caps for a JVM whose heap may grow to {@code heap} octets, so that no request can make the RNIC run out
+         * of memory (a request over a cap is refused with resource-limit):
+         * <pre>
+         *   maxMemory = min(1 GiB,  heap / 4)   all registrations and buffers of the RNIC's own together
+         *   maxMrSize = min(64 MiB, heap / 8)   one registration, one receive buffer
+         * </pre>
+         * The other three quarters are for what is bounded otherwise (request lines of 1 MiB, completions, the
+         * recorder, the sink model, the garbage collector's room). The launcher's 256 MiB heap gives 64 MiB in all
+         * and 32 MiB a region; a bigger heap (RDDP_JAVA_OPTS=-Xmx1g) raises them, up to 1 GiB and 64 MiB.
+         */
+        public static Limits forHeap(long heap) {
+            long h = Math.max(heap, 16L << 20);
+            long total = Math.min(1L << 30, h / 4);
+            int region = (int) Math.min(64L << 20, h / 8);
+            return new Limits(64, 4096, region, total, 1024, 1024, 64, 32, 64 << 20);
+        }
+
+        public Limits withMemory(long total, int region) {
+            return new Limits(maxQp, maxMr, region, total, maxRecvWr, maxSendWr, maxIrdOrd, maxPending, maxMessage);
         }
     }
 

@@ -24,12 +24,16 @@ import java.util.Set;
  * The DUT control protocol (conformance-suite/DUT-CONTROL.md) spoken by the emulated RNIC, so that the conformance
  * tester drives `rddp peer --control` exactly as it drives the DUT agent on a host with a real RNIC. One session at
  * a time; everything a session created is destroyed when it resets or ends, except the listeners the peer was
- * started with.
+ * started with. Every buffer a request makes the RNIC hold counts against its memory cap (RnicConfig.Limits), so a
+ * request too big is refused with resource-limit; anything else a request throws is answered as failed.
  */
 public final class RnicControl implements ControlServer.Session {
 
-    public static final int VERSION = 1;
+    public static final int VERSION = ControlServer.VERSION;
     private static final int MAX_TIMEOUT_MS = 60_000;
+    /** listeners and protection domains a session may make: each listener is a thread and a socket */
+    static final int MAX_LISTENERS = 64;
+    static final int MAX_PDS = 1024;
     private static final int MAX_READ = 512 * 1024;
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -83,6 +87,8 @@ public final class RnicControl implements ControlServer.Session {
             throw new DutException(code(e.kind()), e.getMessage());
         } catch (IllegalArgumentException e) {
             throw new DutException("bad-request", e.getMessage());
+        } catch (RuntimeException e) {
+            throw new DutException("failed", "internal error of the emulated RNIC answering " + op + ": " + e);
         }
     }
 
@@ -124,6 +130,7 @@ public final class RnicControl implements ControlServer.Session {
         caps.put("max_ord", c.limits().maxIrdOrd());
         caps.put("max_private_data", MpaStartFrame.MAX_PRIVATE_DATA - MpaStartFrame.Enhanced.LENGTH);
         caps.put("max_mr_size", c.limits().maxMrSize());
+        caps.put("max_memory", c.limits().maxMemory());
         caps.put("max_recv_wr", c.limits().maxRecvWr());
         caps.put("max_send_wr", c.limits().maxSendWr());
         caps.put("max_qp", c.limits().maxQp());
@@ -136,7 +143,9 @@ public final class RnicControl implements ControlServer.Session {
         return o;
     }
 
-    private ObjectNode allocPd() {
+    private ObjectNode allocPd() throws DutException {
+        if (pds.size() >= MAX_PDS) throw new DutException("resource-limit", "a session has at most " + MAX_PDS
+                + " protection domains");
         ProtectionDomain pd = rnic.allocPd();
         pds.put(pd.id(), pd);
         ObjectNode o = JSON.createObjectNode();
@@ -158,6 +167,9 @@ public final class RnicControl implements ControlServer.Session {
                 l.settings(s);
                 return listenerInfo(l);
             }
+        }
+        if (rnic.listeners().size() >= MAX_LISTENERS) {
+            throw new DutException("resource-limit", "the DUT has " + MAX_LISTENERS + " listeners already");
         }
         try {
             return listenerInfo(rnic.listen(new InetSocketAddress(host, port), accept.equals("manual"), s));
@@ -212,7 +224,7 @@ public final class RnicControl implements ControlServer.Session {
 
     private ObjectNode postRecv(JsonNode r) throws DutException {
         QueuePair qp = qp(r);
-        int length = Values.required(r, "length", 0, rnic.config().limits().maxMrSize());
+        int length = Values.required(r, "length", 0, Integer.MAX_VALUE); // over a cap: resource-limit below
         int count = Values.integer(r, "count", 1, 1, rnic.config().limits().maxRecvWr());
         ObjectNode o = JSON.createObjectNode();
         ArrayNode ids = o.putArray("wr_ids");
@@ -225,7 +237,7 @@ public final class RnicControl implements ControlServer.Session {
                 ids.add(id);
             }
         } else {
-            for (long id : qp.postOwnRecv(length, count, rnic::nextWrId)) ids.add(id);
+            for (long id : rnic.postOwnRecv(qp, length, count)) ids.add(id);
         }
         return o;
     }
@@ -261,7 +273,14 @@ public final class RnicControl implements ControlServer.Session {
             default -> throw DutException.bad("unknown opcode \"" + opcode + "\" (send, send_inv, write, read,"
                     + " fetch_add, cmp_swap, immediate, local_inv)");
         };
-        qp.postSend(wr.signaled(signaled));
+        // inline data is a buffer of the RNIC's own until the work request is over: it counts against the cap
+        if (data != null && data.length > 0) rnic.memory().charge(id, qp.qpn(), data.length);
+        try {
+            qp.postSend(wr.signaled(signaled));
+        } catch (RuntimeException e) {
+            rnic.memory().discharge(id);
+            throw e;
+        }
         ObjectNode o = JSON.createObjectNode();
         o.put("wr_id", id);
         return o;
@@ -353,8 +372,17 @@ public final class RnicControl implements ControlServer.Session {
         ConnectionSettings s = base.withPd(pd(r, base.pd()));
         JsonNode recv = r.path("recv");
         if (!recv.isMissingNode()) {
-            s = s.withRecv(Values.integer(recv, "count", 0, 0, rnic.config().limits().maxRecvWr()),
-                    Values.integer(recv, "length", 0, 0, rnic.config().limits().maxMrSize()));
+            int length = Values.integer(recv, "length", 0, 0, Integer.MAX_VALUE);
+            if (length > rnic.config().limits().maxMrSize()) {
+                throw new DutException("resource-limit", "a receive buffer of " + length + " octets exceeds the "
+                        + rnic.config().limits().maxMrSize() + "-octet cap");
+            }
+            s = s.withRecv(Values.integer(recv, "count", 0, 0, rnic.config().limits().maxRecvWr()), length);
+        }
+        // posted for each connection: at once over the memory cap is refused now rather than at each connection
+        if ((long) s.recvCount() * s.recvLength() > rnic.config().limits().maxMemory()) {
+            throw new DutException("resource-limit", s.recvCount() + " receives of " + s.recvLength() + " octets"
+                    + " exceed the DUT's " + rnic.config().limits().maxMemory() + "-octet memory cap");
         }
         int max = rnic.config().limits().maxIrdOrd();
         s = s.withIrdOrd(Values.integer(r, "ird", s.ird(), 0, max), Values.integer(r, "ord", s.ord(), 0, max));

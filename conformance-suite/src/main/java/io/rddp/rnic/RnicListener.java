@@ -93,10 +93,11 @@ public final class RnicListener implements Closeable {
             if (!manual) return qp;
             ConnectionSettings use = s != null ? s : settings;
             try {
-                qp.postOwnRecv(use.recvLength(), use.recvCount(), rnic::nextWrId);
+                rnic.postOwnRecv(qp, use.recvLength(), use.recvCount());
                 qp.accept(use.accept());
                 return qp;
             } catch (RnicException e) {
+                if (e.kind() == RnicException.Kind.RESOURCE_LIMIT) rnic.destroy(qp); // refused, not left waiting
                 if (e.kind() != RnicException.Kind.STATE) throw e;
                 // that connection failed while it waited (the peer went away): take the next one
             }
@@ -141,7 +142,14 @@ public final class RnicListener implements Closeable {
                 Link link = new Link(s, false, rnic.recorder());
                 QueuePair qp = rnic.newQp(use.pd(), link, this, use.effective(rnic.config()));
                 if (qp == null) continue; // refused at the queue pair cap (newQp said why)
-                if (!manual) qp.postOwnRecv(use.recvLength(), use.recvCount(), rnic::nextWrId);
+                if (!manual) {
+                    try {
+                        rnic.postOwnRecv(qp, use.recvLength(), use.recvCount());
+                    } catch (RnicException e) {
+                        rnic.destroy(qp); // refused: its receives would exceed the memory cap
+                        throw e;
+                    }
+                }
                 qp.startResponder(manual ? null : use.accept());
             } catch (IOException | RnicException e) {
                 rnic.event(new AsyncEvent(AsyncEvent.Type.CONNECT_ERROR, -1, null, "listener " + port() + ": "

@@ -323,6 +323,7 @@ final class Transmitter {
         }
         while (!inOrder.isEmpty() && inOrder.peek().wc != null) {
             Slot slot = inOrder.poll();
+            qp.rnic.memory().discharge(slot.wr.wrId()); // its inline data no longer counts against the memory cap
             if (slot.wc.status() != WcStatus.SUCCESS || slot.wr.signaled()) qp.complete(slot.wc);
         }
     }

@@ -31,10 +31,10 @@ class RnicControlTest {
              ControlServer ca = serve(a); ControlServer cb = serve(b);
              ControlClient ta = ControlClient.connect(ca.address(), 2000);
              ControlClient tb = ControlClient.connect(cb.address(), 2000)) {
-            JsonNode hello = ta.call(req("hello").put("version", 1).put("client", "test"));
+            JsonNode hello = ta.hello("test");
             assertThat(hello.path("caps").path("mpa_revisions").toString()).isEqualTo("[1,2]");
             assertThat(hello.path("caps").path("atomic_byte_order").asText()).isEqualTo("big");
-            tb.call(req("hello").put("version", 1));
+            tb.hello("test");
 
             ObjectNode listen = req("listen").put("port", 0).put("host", "127.0.0.1");
             listen.putObject("recv").put("count", 4).put("length", 4096);
@@ -83,7 +83,7 @@ class RnicControlTest {
              ControlClient ta = ControlClient.connect(ca.address(), 2000)) {
             assertThatThrownBy(() -> ta.call(req("register").put("length", 1))).isInstanceOf(DutException.class)
                     .hasMessageContaining("hello");
-            ta.call(req("hello").put("version", 1));
+            ta.hello("test");
             assertThatThrownBy(() -> ta.call(req("frobnicate"))).isInstanceOf(DutException.class)
                     .extracting(e -> ((DutException) e).code()).isEqualTo("unknown-op");
             assertThatThrownBy(() -> ta.call(req("register").put("length", 1 << 30)))
@@ -94,10 +94,10 @@ class RnicControlTest {
                     .extracting(e -> ((DutException) e).code()).isEqualTo("bad-request");
             // a second session is refused while the first lasts
             try (ControlClient other = ControlClient.connect(ca.address(), 2000)) {
-                assertThatThrownBy(() -> other.call(req("hello").put("version", 1)))
+                assertThatThrownBy(() -> other.hello("test"))
                         .isInstanceOf(Exception.class);
             }
-            assertThat(ta.call(req("hello").put("version", 1)).path("ok").asBoolean()).isTrue();
+            assertThat(ta.call(req("hello").put("version", 2)).path("ok").asBoolean()).isTrue();
         }
     }
 }
