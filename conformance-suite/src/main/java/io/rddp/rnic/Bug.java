@@ -90,6 +90,19 @@ public enum Bug {
             + " the STag and TO of a zero-length tagged message MUST NOT be checked)"),
     INVALIDATE_UNKNOWN_SILENTLY("A Send with Invalidate of an STag that cannot be invalidated completes without a"
             + " Terminate (RFC 5040 §5.3; Linux siw 6.1 reports it only in the receive completion)"),
+    TERMINATE_ANSWERED("A Terminate received is answered with a Terminate of its own, Unexpected OpCode 0/2/6, before"
+            + " the close (RFC 5040 §5.4: a Terminate MUST be Delivered to the RDMAP layer, and is the last message of"
+            + " its sender's stream)"),
+    DELIVER_PARTIAL_ON_CLOSE("A message still missing its last segment when the peer closes or resets the"
+            + " connection is completed as it stands (RFC 5041 §5.4: Delivered only once its last segment came and"
+            + " every segment was Placed)"),
+    ULP_REJECT_IGNORED("A connection its ULP rejects is accepted all the same: the MPA Reply has R = 0 (RFC 5044"
+            + " §7.1.2 rule 2: the Reply SHOULD have R = 1, and MPA MUST exit)"),
+    INITIATOR_ALWAYS_ENHANCED("As Initiator its MPA Request is Rev 2 and enhanced whatever its ULP asked for (RFC 6581"
+            + " §10: an Initiator that needs no enhanced features sends an unenhanced Request)"),
+    LARGE_ULPDU_TRUNCATED("An untagged ULPDU longer than the TCP MSS is delivered cut to the MSS, as a receive path"
+            + " whose buffers are sized to the MULPDU does (RFC 5044 §3: MPA MUST pass each validated ULPDU with its"
+            + " length to DDP)"),
     SEQUENTIAL_STAGS("STags are handed out from a counter with a constant key (RFC 5040 §8.1.1: STags MUST be"
             + " difficult to predict)"),
     DELIVER_WITH_HOLES("An untagged message whose segments leave a hole is delivered anyway (RFC 5041 §5.4: only when"

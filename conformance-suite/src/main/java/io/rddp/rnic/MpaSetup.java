@@ -59,7 +59,7 @@ public final class MpaSetup {
 
     /** The MPA Request an Initiator sends (RFC 5044 §7.1.1, RFC 6581 §6). */
     static MpaStartFrame request(RnicConfig config, int ird, int ord, byte[] privateData) {
-        int rev = config.highestRevision();
+        int rev = config.has(Bug.INITIATOR_ALWAYS_ENHANCED) ? 2 : config.highestRevision();
         // knob mpa-ird-ord-swapped: each number in the other's field (the flags stay where they belong)
         boolean swap = config.has(Bug.MPA_IRD_ORD_SWAPPED);
         Enhanced e = rev >= 2 ? new Enhanced(swap ? ord : ird, swap ? ird : ord, config.peerToPeer(),
@@ -155,7 +155,7 @@ public final class MpaSetup {
         }
         boolean crc = config.crc() || req.crc();
         boolean markersTx = req.markers();
-        boolean reject = accept.reject();
+        boolean reject = accept.reject() && !config.has(Bug.ULP_REJECT_IGNORED);
         String why = null;
         if (markersTx && !config.acceptMarkers()) {
             reject = true; // a peer asking for Markers this side will not send is refused, as siw does

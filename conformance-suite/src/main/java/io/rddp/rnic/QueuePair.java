@@ -620,6 +620,13 @@ public final class QueuePair {
             rnic.event(new AsyncEvent(reset ? AsyncEvent.Type.RESET : AsyncEvent.Type.DISCONNECTED, qpn, null,
                     "the peer " + (reset ? "reset" : "closed") + " the connection"));
         }
+        if (config.has(Bug.DELIVER_PARTIAL_ON_CLOSE)) {
+            for (Inbound m : inbound.values()) {
+                complete(new WorkCompletion(m.rr.wrId(), qpn, WcOpcode.RECV, WcStatus.SUCCESS, m.length, null, -1,
+                        false, null, null));
+            }
+            inbound.clear();
+        }
         if (state != State.ERROR && state != State.CLOSED) enterError("the peer closed the connection");
         link.finish();
         link.close();
@@ -875,7 +882,8 @@ public final class QueuePair {
             case SEND, SEND_WITH_SE, SEND_WITH_INVALIDATE, SEND_WITH_SE_AND_INVALIDATE, IMMEDIATE_DATA,
                     IMMEDIATE_DATA_WITH_SE -> receive((UntaggedHeader) h, seg, pdu, op);
             case RDMA_READ_REQUEST -> {
-                if (h.offset() != 0 || !(pdu.body() instanceof ReadRequest rr)) return;
+                // knob accept-all answers a Read Request at any MO
+                if (h.offset() != 0 && !config.has(Bug.ACCEPT_ALL) || !(pdu.body() instanceof ReadRequest rr)) return;
                 MemoryRegion source = rr.size() == 0 ? null : rnic.memory().lookup(rr.sourceStag());
                 tx.respondRead(rr, source);
             }
@@ -901,7 +909,13 @@ public final class QueuePair {
                 if (h.offset() == 0 && pdu.body() instanceof AtomicResponse resp) tx.onAtomicResponse(resp);
             }
             case TERMINATE -> {
-                if (h.offset() == 0 && pdu.body() instanceof Terminate t) onPeerTerminate(t);
+                if (h.offset() != 0 || !(pdu.body() instanceof Terminate t)) return;
+                if (config.has(Bug.TERMINATE_ANSWERED)) {
+                    terminate(ErrorType.RDMA_UNEXPECTED_OPCODE, h, seg.length(), null, "a Terminate answered with"
+                            + " a Terminate (knob terminate-answered)");
+                    return;
+                }
+                onPeerTerminate(t);
             }
         }
     }
@@ -923,13 +937,15 @@ public final class QueuePair {
             inbound.put(msn, m);
         }
         boolean immediate = op == Opcode.IMMEDIATE_DATA || op == Opcode.IMMEDIATE_DATA_WITH_SE;
-        if (!immediate && seg.payloadLength() > 0 && h.mo() < m.rr.length()) {
+        int payload = config.has(Bug.LARGE_ULPDU_TRUNCATED) ? Math.min(seg.payloadLength(), config.mss())
+                : seg.payloadLength();
+        if (!immediate && payload > 0 && h.mo() < m.rr.length()) {
             ByteBuffer p = seg.payload();
-            int room = (int) Math.min(p.remaining(), m.rr.length() - h.mo());
+            int room = (int) Math.min(payload, m.rr.length() - h.mo());
             m.rr.region().placeAt(m.rr.offset() + (int) h.mo(), p.duplicate().limit(p.position() + room));
         }
-        m.length = Math.max(m.length, h.mo() + seg.payloadLength());
-        m.placed(h.mo(), h.mo() + seg.payloadLength());
+        m.length = Math.max(m.length, h.mo() + payload);
+        m.placed(h.mo(), h.mo() + payload);
         m.last |= h.last();
         // RFC 5041 §5.4: Delivered once the last segment came and all of them were Placed; a hole may still be
         // filled by a segment that comes later (§5.3: Placement out of order)

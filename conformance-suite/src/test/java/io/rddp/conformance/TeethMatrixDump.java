@@ -57,6 +57,24 @@ class TeethMatrixDump {
 
     private static final Pattern ID = Pattern.compile("^- id: (\\S+)\\s*$");
 
+    /** "  catches: [a, b, ...]" in lines of at most 118 characters, the later ones indented by four. */
+    static List<String> wrapped(List<String> knobs) {
+        List<String> lines = new ArrayList<>();
+        StringBuilder line = new StringBuilder("  catches: [");
+        for (int i = 0; i < knobs.size(); i++) {
+            String item = knobs.get(i) + (i + 1 < knobs.size() ? "," : "]");
+            if (line.length() + 1 + item.length() > 118 && !line.toString().endsWith("[")) {
+                lines.add(line.toString());
+                line = new StringBuilder("    ");
+            } else if (!line.toString().endsWith("[")) {
+                line.append(' ');
+            }
+            line.append(item);
+        }
+        lines.add(line.toString());
+        return lines;
+    }
+
     /** Puts {@code catches: [...]} before each scenario's requires (replacing the one it had). */
     private static void writeCatches(Map<String, Set<String>> failedBy) throws Exception {
         Path dir = Path.of(System.getProperty("rddp.root", ".")).resolve(
@@ -65,13 +83,21 @@ class TeethMatrixDump {
             Path f = dir.resolve(file);
             List<String> out = new ArrayList<>();
             String id = null;
+            boolean inCatches = false;
             for (String line : Files.readAllLines(f)) {
                 Matcher mi = ID.matcher(line);
                 if (mi.matches()) id = mi.group(1);
-                if (line.startsWith("  catches:")) continue;
+                if (line.startsWith("  catches:")) {
+                    inCatches = !line.endsWith("]");
+                    continue;
+                }
+                if (inCatches) {
+                    inCatches = !line.endsWith("]");
+                    continue;
+                }
                 if (id != null && line.startsWith("  requires:")) {
                     Set<String> ks = failedBy.getOrDefault(id, Set.of());
-                    if (!ks.isEmpty()) out.add("  catches: [" + String.join(", ", ks) + "]");
+                    if (!ks.isEmpty()) out.addAll(wrapped(new ArrayList<>(ks)));
                 }
                 out.add(line);
             }
