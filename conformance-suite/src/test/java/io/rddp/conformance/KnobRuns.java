@@ -32,8 +32,13 @@ final class KnobRuns {
     private KnobRuns() {
     }
 
-    /** One emulated RNIC with {@code config}, driven through its control channel, running {@code scenarios}. */
-    static List<Result> agent(RnicConfig config, List<Scenario> scenarios, Timeouts t) throws Exception {
+    /** What a test does with the agent profile's DUT. */
+    interface AgentBody<T> {
+        T run(AgentDut dut) throws Exception;
+    }
+
+    /** An emulated RNIC with {@code config} behind its control channel, as the agent profile reaches a DUT. */
+    static <T> T withAgent(RnicConfig config, AgentBody<T> body) throws Exception {
         try (Rnic rnic = new Rnic(config, null)) {
             RnicListener l = rnic.listen(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), false,
                     ConnectionSettings.defaults(rnic));
@@ -41,9 +46,14 @@ final class KnobRuns {
                     () -> new RnicControl(rnic, "test"));
                  AgentDut dut = new AgentDut(ControlClient.connect(cs.address(), 2000),
                          new InetSocketAddress(InetAddress.getLoopbackAddress(), l.port()), l.port())) {
-                return new Runner(dut, t, null, r -> { }).run(scenarios);
+                return body.run(dut);
             }
         }
+    }
+
+    /** One emulated RNIC with {@code config}, driven through its control channel, running {@code scenarios}. */
+    static List<Result> agent(RnicConfig config, List<Scenario> scenarios, Timeouts t) throws Exception {
+        return withAgent(config, dut -> new Runner(dut, t, null, r -> { }).run(scenarios));
     }
 
     /** One emulated RNIC with {@code config} serving stock rping's server, running {@code scenarios} (rping profile). */

@@ -2,19 +2,11 @@ package io.rddp.conformance;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.rddp.dut.ControlClient;
-import io.rddp.dut.ControlServer;
 import io.rddp.rnic.Bug;
-import io.rddp.rnic.ConnectionSettings;
-import io.rddp.rnic.Rnic;
 import io.rddp.rnic.RnicConfig;
-import io.rddp.rnic.RnicControl;
-import io.rddp.rnic.RnicListener;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -47,19 +39,12 @@ class ReportDetailTest {
 
     /** The scenarios run against the emulated RNIC (agent profile) with {@code bugs}, recorded into {@code dir}. */
     private static List<Result> run(Set<Bug> bugs, Path dir, String... ids) throws Exception {
-        try (Rnic rnic = new Rnic(RnicConfig.defaults().withBugs(bugs), null)) {
-            RnicListener l = rnic.listen(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), false,
-                    ConnectionSettings.defaults(rnic));
-            try (ControlServer cs = new ControlServer(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
-                    () -> new RnicControl(rnic, "test"));
-                 AgentDut dut = new AgentDut(ControlClient.connect(cs.address(), 2000),
-                         new InetSocketAddress(InetAddress.getLoopbackAddress(), l.port()), l.port())) {
-                Runner runner = new Runner(dut, FAST, dir, r -> { });
-                List<Result> out = new ArrayList<>();
-                for (String id : ids) out.add(runner.run(scenario(id)));
-                return out;
-            }
-        }
+        return KnobRuns.withAgent(RnicConfig.defaults().withBugs(bugs), dut -> {
+            Runner runner = new Runner(dut, FAST, dir, r -> { });
+            List<Result> out = new ArrayList<>();
+            for (String id : ids) out.add(runner.run(scenario(id)));
+            return out;
+        });
     }
 
     private static Report report(List<Result> rs) {

@@ -1,18 +1,10 @@
 package io.rddp.conformance;
 
-import io.rddp.dut.ControlClient;
-import io.rddp.dut.ControlServer;
 import io.rddp.live.Recorder;
-import io.rddp.rnic.ConnectionSettings;
-import io.rddp.rnic.Rnic;
 import io.rddp.rnic.RnicConfig;
-import io.rddp.rnic.RnicControl;
-import io.rddp.rnic.RnicListener;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Set;
 
@@ -66,16 +58,10 @@ class RunnerVerdictPathsTest {
     }
 
     private static void withAgent(Body body) throws Exception {
-        try (Rnic rnic = new Rnic(RnicConfig.defaults(), null)) {
-            RnicListener l = rnic.listen(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), false,
-                    ConnectionSettings.defaults(rnic));
-            try (ControlServer cs = new ControlServer(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
-                    () -> new RnicControl(rnic, "test"));
-                 AgentDut dut = new AgentDut(ControlClient.connect(cs.address(), 2000),
-                         new InetSocketAddress(InetAddress.getLoopbackAddress(), l.port()), l.port())) {
-                body.run(dut);
-            }
-        }
+        KnobRuns.withAgent(RnicConfig.defaults(), dut -> {
+            body.run(dut);
+            return null;
+        });
     }
 
     private static Scenario scenario(String id) {
