@@ -80,6 +80,11 @@ public final class QueuePair {
     private static final int READ_SLICE_MS = 200;
     /** After this side's Terminate or close, how long the peer has to close its side. */
     private static final long LINGER_MS = 3000;
+    /**
+     * Read and Atomic Responses queued at most, whatever a knob lets through (no-ird-check): the peer's requests never
+     * grow this side's memory without bound. Without a knob the IRD (RFC 5040 §6.1) holds the queue far below it.
+     */
+    static final int MAX_QUEUED_RESPONSES = 1024;
     private static final int VIOLATION_LOG = 256;
 
     final Rnic rnic;
@@ -113,6 +118,8 @@ public final class QueuePair {
     /** knob mpa-frame-per-read: the PDUs the decoder finds in the current read were taken as Private Data */
     private boolean swallowRead;
     private final long mpaDeadline;
+    /** the IRD this side set up the connection with (RFC 5040 §6.1), for the model when MPA negotiated none */
+    private int ownIrd = -1;
     final StreamDecoder decoder;
     final SinkModel model;
     long frame;
@@ -315,6 +322,7 @@ public final class QueuePair {
     /** Initiator: sends the MPA Request and starts the threads. */
     void startInitiator(int ird, int ord, byte[] privateData) throws IOException {
         synchronized (lock) {
+            ownIrd = ird;
             ourStart = MpaSetup.request(config, ird, ord, privateData);
             sendStartFrame(ourStart);
         }
@@ -501,6 +509,10 @@ public final class QueuePair {
     private void establish(MpaSetup.Params p) {
         params = p;
         state = State.RTS;
+        // RFC 5040 §6.1: inbound Read/Atomic Requests MUST NOT exceed this side's IRD; MPA Rev 1 negotiates no IRD
+        // (RFC 5044), nor does 0x3FFF (RFC 6581 §9.1): then the model holds the peer to the IRD this side set up the
+        // connection with (a limit the negotiation gave stays)
+        model.knownInboundLimit(0, in, initiator && ownIrd >= 0 && p.revision() < 2 ? ownIrd : p.ird());
         // RFC 5044 §7.1.2 rule 4: the Responder sends no FPDU before it received one; the Initiator of a
         // peer-to-peer connection starts with its RTR (RFC 6581 §9.2)
         txAllowed = initiator || config.has(Bug.EARLY_FPDU);
@@ -850,11 +862,13 @@ public final class QueuePair {
                     IMMEDIATE_DATA_WITH_SE -> receive((UntaggedHeader) h, seg, pdu, op);
             case RDMA_READ_REQUEST -> {
                 if (h.offset() != 0 || !(pdu.body() instanceof ReadRequest rr)) return;
+                if (responsesFull(h, seg, rr)) return;
                 MemoryRegion source = rr.size() == 0 ? null : rnic.memory().lookup(rr.sourceStag());
                 tx.respondRead(rr, source);
             }
             case ATOMIC_REQUEST -> {
                 if (h.offset() != 0 || !(pdu.body() instanceof AtomicRequest ar)) return;
+                if (responsesFull(h, seg, null)) return;
                 MemoryRegion target = rnic.memory().lookup(ar.remoteStag());
                 if (target != null && ((ar.remoteTo() - target.baseTo()) & 7) != 0
                         && !config.has(Bug.NO_ATOMIC_ALIGNMENT_CHECK)) {
@@ -878,6 +892,18 @@ public final class QueuePair {
                 if (h.offset() == 0 && pdu.body() instanceof Terminate t) onPeerTerminate(t);
             }
         }
+    }
+
+    /**
+     * The responses queued reached {@link #MAX_QUEUED_RESPONSES} (only a knob that lets requests beyond the IRD through
+     * gets there): the request is refused with the Terminate for too many outstanding requests (RFC 5040 §6.1, the
+     * type the model books for rdmap.read.outstanding). True when it was.
+     */
+    private boolean responsesFull(DdpHeader h, DdpSegment seg, ReadRequest rr) {
+        if (tx.queuedResponses() < MAX_QUEUED_RESPONSES) return false;
+        terminate(ErrorType.RDMA_CATASTROPHIC_STREAM, h, seg.length(), rr, "more than " + MAX_QUEUED_RESPONSES
+                + " Read/Atomic Responses queued: the peer exceeds any IRD (RFC 5040 §6.1)");
+        return true;
     }
 
     /** A Send-type or Immediate Data segment into the posted receive its MSN takes (RFC 5040 §5.3, RFC 7306 §6). */

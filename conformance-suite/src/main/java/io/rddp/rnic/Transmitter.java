@@ -267,6 +267,11 @@ final class Transmitter {
         }
     }
 
+    /** Read and Atomic Responses not written completely yet. */
+    int queuedResponses() {
+        return responses.size();
+    }
+
     void respondRead(ReadRequest rr, MemoryRegion source) {
         responses.add(new ReadResponseJob(rr, source));
         qp.lock.notifyAll();
