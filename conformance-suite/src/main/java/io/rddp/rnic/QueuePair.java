@@ -97,8 +97,8 @@ public final class QueuePair {
     final Side self;
     final Object lock = new Object();
 
-    // ---- guarded by lock ----
-    State state = State.CONNECTING;
+    // ---- guarded by lock (state is volatile so that a listener's admission reads it without the lock) ----
+    volatile State state = State.CONNECTING;
     String failure;
     MpaStartFrame ourStart, peerStart;
     MpaSetup.Params params;
@@ -118,6 +118,16 @@ public final class QueuePair {
     /** knob mpa-frame-per-read: the PDUs the decoder finds in the current read were taken as Private Data */
     private boolean swallowRead;
     private final long mpaDeadline;
+    /** when an octet last came in or went out (System.nanoTime): what the idle timeout measures */
+    volatile long lastActivityNs = System.nanoTime();
+    /** octets the peer sent so far (a listener's admission tells a silent start-up from a busy one) */
+    volatile long inboundOctets;
+    /** no octet either way for this long closes an established connection; 0: never */
+    private volatile long idleTimeoutNs;
+    /** a listener's {@code accept} handed it out: someone other than the listener knows it */
+    volatile boolean handedOut;
+    /** the listener still has to admit it as established (see {@link RnicListener#admitEstablished}) */
+    private boolean admissionDue;
     /** the IRD this side set up the connection with (RFC 5040 §6.1), for the model when MPA negotiated none */
     private int ownIrd = -1;
     final StreamDecoder decoder;
@@ -194,6 +204,25 @@ public final class QueuePair {
         synchronized (lock) {
             return failure;
         }
+    }
+
+    /**
+     * Closes the connection (with a reset) once no octet went either way for {@code timeout} while it is established;
+     * zero or null: never. A listener sets its admission's idle timeout on every connection it accepts; an application
+     * may lift it for a connection that is quiet on purpose (perftest's control channel while its test runs).
+     */
+    public void idleTimeout(java.time.Duration timeout) {
+        idleTimeoutNs = timeout == null || timeout.isNegative() ? 0 : timeout.toNanos();
+    }
+
+    /** The idle timeout in force, {@link java.time.Duration#ZERO} for none. */
+    public java.time.Duration idleTimeout() {
+        return java.time.Duration.ofNanos(idleTimeoutNs);
+    }
+
+    /** Nanoseconds since an octet last went either way. */
+    long idleNs(long nowNs) {
+        return nowNs - lastActivityNs;
     }
 
     /** The negotiated parameters, or null before the MPA exchange ended. */
@@ -274,6 +303,18 @@ public final class QueuePair {
             if (state != State.ERROR) enterError("closed by the local user");
             link.finish();
             linger();
+        }
+    }
+
+    /** Resets the connection for {@code why} (a listener's admission making room); nothing more is carried out. */
+    void drop(String why) {
+        synchronized (lock) {
+            if (state == State.CLOSED) return;
+            if (failure == null) failure = why;
+            if (state != State.ERROR) enterError(why);
+            link.abort();
+            state = State.CLOSED;
+            lock.notifyAll();
         }
     }
 
@@ -358,6 +399,7 @@ public final class QueuePair {
     private void sendStartFrame(MpaStartFrame f) throws IOException {
         byte[] bytes = f.toBytes();
         link.write(bytes);
+        lastActivityNs = System.nanoTime();
         decoder.data(out, ByteBuffer.wrap(bytes), ++frame, now());
     }
 
@@ -522,7 +564,8 @@ public final class QueuePair {
                 + (p.crc() ? "on" : "off") + ", Markers " + (p.markersTx() ? "sent" : "not sent") + "/"
                 + (p.markersRx() ? "received" : "not received") + ", IRD " + p.ird() + ", ORD " + p.ord()
                 + (p.rtr() != null ? ", RTR " + p.rtr().wireName() : "")));
-        if (listener != null && acceptSettings != null) listener.ready(this);
+        // an automatic accept is handed out once the listener admitted it as established (receive loop, no lock)
+        if (listener != null && acceptSettings != null) admissionDue = true;
         lock.notifyAll();
     }
 
@@ -541,9 +584,12 @@ public final class QueuePair {
         try {
             while (true) {
                 int n = link.read(buf, READ_SLICE_MS);
+                boolean admit;
                 synchronized (lock) {
                     if (state == State.CLOSED) return;
                     if (n > 0) {
+                        inboundOctets += n;
+                        lastActivityNs = System.nanoTime();
                         String early = earlyStartCheck(buf, n);
                         if (early != null) fail(early, AsyncEvent.Type.CONNECT_ERROR);
                         frameOfRead = takeFrameOfRead(buf, n);
@@ -570,10 +616,21 @@ public final class QueuePair {
                     }
                     long nowNs = System.nanoTime();
                     if ((state == State.CONNECTING || state == State.PENDING_ACCEPT) && nowNs > mpaDeadline) {
-                        String why = "the MPA exchange did not finish within " + config.mpaTimeout().toSeconds()
-                                + " s";
+                        String why = "the MPA exchange did not finish within " + seconds(config.mpaTimeout());
                         if (initiator && config.has(Bug.MPA_TERMINATE_WITHOUT_REPLY)) terminateWithoutReply(why);
                         else fail(why, AsyncEvent.Type.CONNECT_ERROR);
+                    }
+                    long idle = idleTimeoutNs;
+                    if (idle > 0 && (state == State.RTS || state == State.CLOSING) && nowNs - lastActivityNs > idle) {
+                        // an established connection nobody uses holds a slot other clients need: reset it
+                        String why = "no traffic either way for " + seconds(java.time.Duration.ofNanos(idle))
+                                + " (idle timeout): the connection was reset";
+                        failure = why;
+                        rnic.event(new AsyncEvent(AsyncEvent.Type.DISCONNECTED, qpn, null, why));
+                        enterError(why);
+                        link.abort();
+                        closed();
+                        return;
                     }
                     if (lingerDeadline > 0 && nowNs > lingerDeadline) {
                         // the peer did not close its side in time: drop the connection
@@ -581,7 +638,11 @@ public final class QueuePair {
                         closed();
                         return;
                     }
+                    admit = admissionDue;
+                    admissionDue = false;
                 }
+                // outside the lock: the listener's admission may reset other connections (each under its own lock)
+                if (admit && listener != null && listener.admitEstablished(this)) listener.ready(this);
             }
         } catch (IOException | RuntimeException e) {
             // hostile input must never get here: a RuntimeException is a bug of the receive path, counted so tests
@@ -595,6 +656,13 @@ public final class QueuePair {
                 }
             }
         }
+    }
+
+    /** "3 s", "2.5 s", "500 ms". */
+    static String seconds(java.time.Duration d) {
+        long ms = d.toMillis();
+        if (ms < 1000) return ms + " ms";
+        return (ms % 1000 == 0 ? String.valueOf(ms / 1000) : String.valueOf(ms / 1000.0)) + " s";
     }
 
     private void peerClosed() {

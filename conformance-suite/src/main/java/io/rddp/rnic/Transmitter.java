@@ -376,6 +376,7 @@ final class Transmitter {
                 }
                 try {
                     qp.link.write(c.bytes, 0, c.length);
+                    qp.lastActivityNs = System.nanoTime();
                 } catch (IOException e) {
                     synchronized (qp.lock) {
                         for (Slot slot : inOrder) slot.writing = false;
