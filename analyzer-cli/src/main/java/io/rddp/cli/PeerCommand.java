@@ -126,8 +126,9 @@ final class PeerCommand implements Callable<Integer> {
             + " reasonable timeout).")
     Double mpaTimeout;
 
-    @Option(names = "--idle-timeout", paramLabel = "SECONDS", description = "Reset an established connection with no"
-            + " traffic either way for this long; 0: never (default 30 with --app rping|perftest, else 0).")
+    @Option(names = "--idle-timeout", paramLabel = "SECONDS", description = "Reset an established connection of"
+            + " --listen with no traffic either way for this long; 0: never (default 30 with --app rping|perftest,"
+            + " else 0).")
     Double idleTimeout;
 
     @Option(names = "--max-startup", paramLabel = "N[/PER_SOURCE]", description = "Connections in the MPA start-up at"
