@@ -46,7 +46,8 @@ def cell(r):
         return ""
     v = r["verdict"]
     g = r.get("grade")
-    return v + (f" ({g})" if g and v == "pass" else "")
+    gate = r.get("gate", {}).get("status")
+    return v + (f" ({g})" if g and v == "pass" else "") + (" waived" if gate == "waived" else "")
 
 
 order = []
@@ -68,8 +69,12 @@ print("golden analysis; *deviations* are the errors `rddp analyze` finds in what
 print("reasons the suite gave. A verdict is siw's in that profile; empty: the scenario does not run there.")
 print()
 for p in ran:
-    s = reports[p]["summary"] if "summary" in reports[p] else {}
-    print(f"- {p}: {reports[p]['dut']['description']}; {json.dumps(s)}")
+    s = reports[p].get("summary", {})
+    cov = s.get("coverage", {})
+    line = f"- {p}: {reports[p]['dut']['description']}, started {reports[p]['suite']['started']}: {s.get('text', '')}"
+    if cov.get("text"):
+        line += f"; {cov['text']}"
+    print(line)
 print()
 print("| scenario | " + " | ".join(ran) + " | siw did | deviations |")
 print("|---|" + "---|" * len(ran) + "---|---|")

@@ -2,6 +2,7 @@ package io.rddp.cli;
 
 import io.rddp.dut.ControlServer;
 import io.rddp.live.Recorder;
+import io.rddp.rnic.Admission;
 import io.rddp.rnic.Bug;
 import io.rddp.rnic.ConnectionSettings;
 import io.rddp.rnic.Rnic;
@@ -34,7 +35,11 @@ import java.util.concurrent.Callable;
         description = {"Run the emulated iWARP RNIC: an rping or perftest peer for real RDMA stacks, or a device under"
                 + " test driven through the DUT control protocol (rddp conform --profile agent).",
                 "Every PDU it receives is judged by the same sink model as 'rddp analyze'; a PDU in error gets the"
-                        + " Terminate the model names (RFC 5040 §7.1)."},
+                        + " Terminate the model names (RFC 5040 §7.1).",
+                "Bounded for broken or hostile peers: the MPA start-up times out, connections in start-up and"
+                        + " established ones are capped overall and per remote address (silent ones make room for"
+                        + " new clients), idle ones are reset, inbound Read Requests beyond the IRD are terminated"
+                        + " whatever the MPA revision."},
         sortOptions = false,
         footer = {"", "Examples:",
                 "  rddp peer --listen 7174 --app rping                 serve rping clients (rping -c -a HOST -v -V -C 10)",
@@ -77,7 +82,7 @@ final class PeerCommand implements Callable<Integer> {
 
     @Option(names = "--control-idle-timeout", paramLabel = "SECONDS", description = "A control session silent this"
             + " long is closed (default ${DEFAULT-VALUE}).")
-    int idleTimeout = 600;
+    int controlIdleTimeout = 600;
 
     @Option(names = "--control-takeover", paramLabel = "SECONDS", description = "A newly authenticated tester takes"
             + " over a session idle this long; a busier one refuses it (default ${DEFAULT-VALUE}).")
@@ -133,6 +138,26 @@ final class PeerCommand implements Callable<Integer> {
 
     @Option(names = "--zero-based-to", description = "Tagged Offsets start at 0 instead of a virtual address.")
     boolean zeroBasedTo;
+
+    @Option(names = "--mpa-timeout", paramLabel = "SECONDS", description = "The whole MPA start frame exchange must be"
+            + " over this long after TCP connected, or the connection is closed (default 3; RFC 5044 §7.1.2: a"
+            + " reasonable timeout).")
+    Double mpaTimeout;
+
+    @Option(names = "--idle-timeout", paramLabel = "SECONDS", description = "Reset an established connection of"
+            + " --listen with no traffic either way for this long; 0: never (default 30 with --app rping|perftest,"
+            + " else 0).")
+    Double idleTimeout;
+
+    @Option(names = "--max-startup", paramLabel = "N[/PER_SOURCE]", description = "Connections in the MPA start-up at"
+            + " once, and from one remote address; beyond, the oldest silent one is reset to make room (default"
+            + " 32/8).")
+    String maxStartup;
+
+    @Option(names = "--max-established", paramLabel = "N[/PER_SOURCE]", description = "Established connections at"
+            + " once, and from one remote address; beyond, the one idle longest is reset to make room (default"
+            + " 32/16).")
+    String maxEstablished;
 
     @Option(names = "--pcap", paramLabel = "FILE", description = "Record every connection as pcapng (both directions,"
             + " real times, synthetic Ethernet/IP/TCP headers) for 'rddp analyze'.")
@@ -251,9 +276,16 @@ final class PeerCommand implements Callable<Integer> {
             case "perftest" -> Perftest.controlSettings(rnic);
             default -> ConnectionSettings.defaults(rnic).withRecv(16, 4096);
         };
+        Admission admission;
+        try {
+            admission = admission(rnic.config());
+        } catch (IllegalArgumentException e) {
+            err.println("rddp: " + e.getMessage());
+            return Main.EXIT_BAD_INPUT;
+        }
         RnicListener listener;
         try {
-            listener = rnic.listen(bind, false, settings);
+            listener = rnic.listen(bind, false, settings, admission);
         } catch (BindException e) {
             err.println("rddp: cannot listen on " + listen + ": " + e.getMessage() + " (port in use?)");
             return Main.EXIT_BAD_INPUT;
@@ -310,12 +342,13 @@ final class PeerCommand implements Callable<Integer> {
 
     /** The control server's options; a bind beyond loopback without a token is refused. */
     private ControlServer.Options controlOptions(InetSocketAddress at) throws IOException {
-        if (helloTimeout < 1 || idleTimeout < 1 || takeover < 0) {
+        if (helloTimeout < 1 || controlIdleTimeout < 1 || takeover < 0) {
             throw new IllegalArgumentException("--control-hello-timeout and --control-idle-timeout must be at least 1,"
                     + " --control-takeover at least 0");
         }
         ControlServer.Options o = ControlServer.Options.defaults()
-                .withHelloTimeout(Duration.ofSeconds(helloTimeout)).withIdleTimeout(Duration.ofSeconds(idleTimeout))
+                .withHelloTimeout(Duration.ofSeconds(helloTimeout))
+                .withIdleTimeout(Duration.ofSeconds(controlIdleTimeout))
                 .withTakeoverAfter(Duration.ofSeconds(takeover));
         if (tokenFile != null) {
             try {
@@ -349,8 +382,49 @@ final class PeerCommand implements Callable<Integer> {
                 .withRevisions(mpaRev == null ? Set.of(1, 2) : Set.of(mpaRev))
                 .withCrc(crc).withMarkers(markers).withAcceptMarkers(!refuseMarkers)
                 .withIrdOrd(ird, ord).withPeerToPeer(p2p, types).withMss(mss).withZeroBasedTo(zeroBasedTo)
-                .withBugs(knobs).withMpaTimeout(Duration.ofSeconds(10));
+                .withBugs(knobs);
+        if (mpaTimeout != null) {
+            if (!(mpaTimeout > 0) || mpaTimeout > 3600) {
+                throw new IllegalArgumentException("--mpa-timeout must be more than 0 and at most 3600 seconds");
+            }
+            c = c.withMpaTimeout(Duration.ofMillis(Math.max(1, Math.round(mpaTimeout * 1000))));
+        }
         return c;
+    }
+
+    /** The listener's admission: the defaults for the RNIC's queue pairs, the options over them. */
+    private Admission admission(RnicConfig config) {
+        Admission a = Admission.defaults(config);
+        if (maxStartup != null) {
+            int[] n = caps("--max-startup", maxStartup, a.maxStartupPerSource());
+            a = a.withStartup(n[0], n[1]);
+        }
+        if (maxEstablished != null) {
+            int[] n = caps("--max-established", maxEstablished, a.maxEstablishedPerSource());
+            a = a.withEstablished(n[0], n[1]);
+        }
+        Duration idle = app.equals("none") ? Duration.ZERO : Admission.SERVER_IDLE_TIMEOUT;
+        if (idleTimeout != null) {
+            if (!(idleTimeout >= 0) || idleTimeout > 7 * 24 * 3600) {
+                throw new IllegalArgumentException("--idle-timeout must be 0 (never) or a number of seconds");
+            }
+            idle = Duration.ofMillis(Math.round(idleTimeout * 1000));
+        }
+        return a.withIdleTimeout(idle);
+    }
+
+    /** "N" or "N/PER_SOURCE"; PER_SOURCE defaults to {@code perSource}, at most N. */
+    private static int[] caps(String option, String s, int perSource) {
+        String[] parts = s.split("/", -1);
+        try {
+            int n = Integer.parseInt(parts[0].trim());
+            int p = parts.length > 1 ? Integer.parseInt(parts[1].trim()) : Math.min(perSource, n);
+            if (parts.length > 2 || n < 1 || p < 1 || p > n) throw new NumberFormatException();
+            return new int[]{n, p};
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(option + " must be N or N/PER_SOURCE with 1 <= PER_SOURCE <= N, got '"
+                    + s + "'");
+        }
     }
 
     private static void shutdown(Rnic rnic, Recorder rec) {

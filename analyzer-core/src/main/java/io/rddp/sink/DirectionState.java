@@ -54,6 +54,8 @@ final class DirectionState {
     int responsesInProgress;
     /** outbound Read/Atomic Requests allowed at once, -1 when not negotiated (RFC 6581 §9.1) */
     int outstandingLimit = -1;
+    /** {@link #outstandingLimit} is the receiving endpoint's own IRD, not a number the MPA exchange carried */
+    boolean outstandingLimitOwn;
     boolean limitUnknownReported;
 
     /** Terminates this side owes for what its peer sent (RFC 5040 §7.1), first offending PDU first */

@@ -314,10 +314,14 @@ final class RdmapRules {
                 boolean sure = s.readsReliable();
                 // RFC 5040 §6.1: "the RDMAP layer MUST NOT exceed the maximum number of outstanding ... RDMA Read
                 // Requests"; RFC 6581 §9.1 gives the numbers; RFC 7306 §5.2 counts Atomic Requests too
+                String allows = d.outstandingLimitOwn
+                        ? "the receiver's own IRD allows " + d.outstandingLimit + " (RFC 5040 §6.1; no IRD/ORD was"
+                                + " negotiated in the MPA exchange)"
+                        : "the MPA negotiation (frame " + s.replyFrame + ") allows " + d.outstandingLimit
+                                + " (the peer's IRD, RFC 6581 §9.1)";
                 reporter.report(s, d.direction, Check.RDMAP_OUTSTANDING, sure ? Severity.ERROR : Severity.INFO,
-                        frame, n + " Read/Atomic Requests outstanding after the " + o.describe()
-                                + "; the MPA negotiation (frame " + s.replyFrame + ") allows " + d.outstandingLimit
-                                + " (the peer's IRD, RFC 6581 §9.1)" + (sure ? "" : "; uncertain after a gap"),
+                        frame, n + " Read/Atomic Requests outstanding after the " + o.describe() + "; " + allows
+                                + (sure ? "" : "; uncertain after a gap"),
                         s.replyFrame);
                 if (sure) {
                     // RFC 5040 §5.2.2: the Data Source keeps Untagged Buffers on QN 1 "to support the maximum number

@@ -213,6 +213,27 @@ public final class SinkModel {
     }
 
     /**
+     * The receiving endpoint's own limit on the Read/Atomic Requests that {@code direction}'s sender may have
+     * outstanding at once: its IRD (RFC 5040 §6.1: "the RDMAP layer MUST NOT exceed the maximum number of
+     * outstanding, inbound RDMA Read Requests"; RFC 7306 §5.2 counts Atomic Requests too). For the model of a live
+     * endpoint, which knows its own IRD where the MPA exchange carried none: MPA Rev 1 has no IRD/ORD negotiation
+     * (RFC 5044), and RFC 6581 §9.1's 0x3FFF leaves the numbers to the ULP. A limit the MPA negotiation set stays;
+     * a capture's model never calls this (it cannot know an endpoint's IRD). Requests beyond the limit are reported
+     * as {@link Check#RDMAP_OUTSTANDING} with the Terminate it owes, as after an RFC 6581 exchange.
+     */
+    public void knownInboundLimit(int stream, Direction direction, int limit) {
+        if (limit < 0) throw new IllegalArgumentException("limit must not be negative, got " + limit);
+        try {
+            DirectionState d = stream(stream).dir(direction);
+            if (d.outstandingLimit >= 0) return;
+            d.outstandingLimit = limit;
+            d.outstandingLimitOwn = true;
+        } catch (RuntimeException e) {
+            failed(lastFrame, stream, e);
+        }
+    }
+
+    /**
      * A ULPDU that could not be read as a DDP segment (RFC 5041 §4.4: every segment carries a DDP header).
      *
      * @param reason the parser's message

@@ -200,6 +200,38 @@ class RdmapChecksTest {
     }
 
     @Test
+    void withoutNegotiatedIrdAnEndpointsOwnIrdIsTheLimitAndExceedingItOwesTheTerminate() {
+        // MPA Rev 1 carries no IRD/ORD (RFC 5044): a live endpoint gives its own IRD (RFC 5040 §6.1)
+        Wire w = new Wire(Wire.registered(0x10, 0x20), false).startup(null, null);
+        w.model.knownInboundLimit(0, C2S, 1);
+        Recorder r = w.hello()
+                .send(C2S, RdmapEncoder.readRequest(1, read(0x10, 0, 8, 0x20, 0)))
+                .send(C2S, RdmapEncoder.readRequest(2, read(0x10, 8, 8, 0x20, 8)))
+                .send(S2C, RdmapEncoder.readResponse(0x10, 0, data(8), 1000))
+                .send(S2C, RdmapEncoder.readResponse(0x10, 8, data(8), 1000)).end();
+        assertThat(r.ids()).containsExactly("rdmap.read.outstanding");
+        Violation v = r.violations.get(0);
+        assertThat(v.severity()).isEqualTo(Severity.ERROR);
+        assertThat(v.message()).contains("2 Read/Atomic Requests outstanding").contains("own IRD allows 1");
+        assertThat(r.owed).hasSize(1);
+        assertThat(r.owed.get(0).primary()).isEqualTo(ErrorType.DDP_U_MSN_RANGE);
+    }
+
+    @Test
+    void aNegotiatedIrdStaysWhenAnEndpointGivesItsOwn() {
+        Wire w = new Wire(Wire.registered(0x10, 0x20), false)
+                .startup(StartFrames.irdOrd(1, 1), StartFrames.irdOrd(1, 1));
+        w.model.knownInboundLimit(0, C2S, 8);
+        Recorder r = w.hello()
+                .send(C2S, RdmapEncoder.readRequest(1, read(0x10, 0, 8, 0x20, 0)))
+                .send(C2S, RdmapEncoder.readRequest(2, read(0x10, 8, 8, 0x20, 8)))
+                .send(S2C, RdmapEncoder.readResponse(0x10, 0, data(8), 1000))
+                .send(S2C, RdmapEncoder.readResponse(0x10, 8, data(8), 1000)).end();
+        assertThat(r.ids()).containsExactly("rdmap.read.outstanding");
+        assertThat(r.violations.get(0).message()).contains("allows 1").contains("RFC 6581 §9.1");
+    }
+
+    @Test
     void readsWithinTheIrdWhenEachIsAnsweredBeforeTheNextAreClean() {
         Wire w = new Wire(Wire.registered(0x10, 0x20), false)
                 .startup(StartFrames.irdOrd(1, 1), StartFrames.irdOrd(1, 1)).hello();

@@ -206,6 +206,16 @@ public final class Link implements Closeable {
         }
     }
 
+    /** Octets received and not read yet (0 when unknown or closed): never blocks. */
+    public int available() {
+        if (closed) return 0;
+        try {
+            return in.available();
+        } catch (IOException e) {
+            return 0;
+        }
+    }
+
     public boolean isClosed() {
         return closed;
     }

@@ -80,6 +80,11 @@ public final class QueuePair {
     private static final int READ_SLICE_MS = 200;
     /** After this side's Terminate or close, how long the peer has to close its side. */
     private static final long LINGER_MS = 3000;
+    /**
+     * Read and Atomic Responses queued at most, whatever a knob lets through (no-ird-check): the peer's requests never
+     * grow this side's memory without bound. Without a knob the IRD (RFC 5040 §6.1) holds the queue far below it.
+     */
+    static final int MAX_QUEUED_RESPONSES = 1024;
     private static final int VIOLATION_LOG = 256;
 
     final Rnic rnic;
@@ -92,8 +97,8 @@ public final class QueuePair {
     final Side self;
     final Object lock = new Object();
 
-    // ---- guarded by lock ----
-    State state = State.CONNECTING;
+    // ---- guarded by lock (state is volatile so that a listener's admission reads it without the lock) ----
+    volatile State state = State.CONNECTING;
     String failure;
     MpaStartFrame ourStart, peerStart;
     MpaSetup.Params params;
@@ -113,6 +118,18 @@ public final class QueuePair {
     /** knob mpa-frame-per-read: the PDUs the decoder finds in the current read were taken as Private Data */
     private boolean swallowRead;
     private final long mpaDeadline;
+    /** when an octet last came in or went out (System.nanoTime): what the idle timeout measures */
+    volatile long lastActivityNs = System.nanoTime();
+    /** octets the peer sent so far (a listener's admission tells a silent start-up from a busy one) */
+    volatile long inboundOctets;
+    /** no octet either way for this long closes an established connection; 0: never */
+    private volatile long idleTimeoutNs;
+    /** a listener's {@code accept} handed it out: someone other than the listener knows it */
+    volatile boolean handedOut;
+    /** the listener still has to admit it as established (see {@link RnicListener#admitEstablished}) */
+    private boolean admissionDue;
+    /** the IRD this side set up the connection with (RFC 5040 §6.1), for the model when MPA negotiated none */
+    private int ownIrd = -1;
     final StreamDecoder decoder;
     final SinkModel model;
     long frame;
@@ -205,6 +222,25 @@ public final class QueuePair {
         }
     }
 
+    /**
+     * Closes the connection (with a reset) once no octet went either way for {@code timeout} while it is established;
+     * zero or null: never. A listener sets its admission's idle timeout on every connection it accepts; an application
+     * may lift it for a connection that is quiet on purpose (perftest's control channel while its test runs).
+     */
+    public void idleTimeout(java.time.Duration timeout) {
+        idleTimeoutNs = timeout == null || timeout.isNegative() ? 0 : timeout.toNanos();
+    }
+
+    /** The idle timeout in force, {@link java.time.Duration#ZERO} for none. */
+    public java.time.Duration idleTimeout() {
+        return java.time.Duration.ofNanos(idleTimeoutNs);
+    }
+
+    /** Nanoseconds since an octet last went either way. */
+    long idleNs(long nowNs) {
+        return nowNs - lastActivityNs;
+    }
+
     /** The negotiated parameters, or null before the MPA exchange ended. */
     public MpaSetup.Params params() {
         synchronized (lock) {
@@ -286,6 +322,18 @@ public final class QueuePair {
         }
     }
 
+    /** Resets the connection for {@code why} (a listener's admission making room); nothing more is carried out. */
+    void drop(String why) {
+        synchronized (lock) {
+            if (state == State.CLOSED) return;
+            if (failure == null) failure = why;
+            if (state != State.ERROR) enterError(why);
+            link.abort();
+            state = State.CLOSED;
+            lock.notifyAll();
+        }
+    }
+
     /** An abortive close (RST). */
     public void abort() {
         synchronized (lock) {
@@ -331,6 +379,7 @@ public final class QueuePair {
     /** Initiator: sends the MPA Request and starts the threads. */
     void startInitiator(int ird, int ord, byte[] privateData) throws IOException {
         synchronized (lock) {
+            ownIrd = ird;
             ourStart = MpaSetup.request(config, ird, ord, privateData);
             sendStartFrame(ourStart);
         }
@@ -366,6 +415,7 @@ public final class QueuePair {
     private void sendStartFrame(MpaStartFrame f) throws IOException {
         byte[] bytes = f.toBytes();
         link.write(bytes);
+        lastActivityNs = System.nanoTime();
         decoder.data(out, ByteBuffer.wrap(bytes), ++frame, now());
     }
 
@@ -526,6 +576,10 @@ public final class QueuePair {
     private void establish(MpaSetup.Params p, long firstFpduOffset) {
         params = p;
         state = State.RTS;
+        // RFC 5040 §6.1: inbound Read/Atomic Requests MUST NOT exceed this side's IRD; MPA Rev 1 negotiates no IRD
+        // (RFC 5044), nor does 0x3FFF (RFC 6581 §9.1): then the model holds the peer to the IRD this side set up the
+        // connection with (a limit the negotiation gave stays)
+        model.knownInboundLimit(0, in, initiator && ownIrd >= 0 && p.revision() < 2 ? ownIrd : p.ird());
         // RFC 5044 §7.1.2 rule 4: the Responder sends no FPDU before it received one; the Initiator of a
         // peer-to-peer connection starts with its RTR (RFC 6581 §9.2)
         txAllowed = initiator || config.has(Bug.EARLY_FPDU);
@@ -535,7 +589,8 @@ public final class QueuePair {
                 + (p.crc() ? "on" : "off") + ", Markers " + (p.markersTx() ? "sent" : "not sent") + "/"
                 + (p.markersRx() ? "received" : "not received") + ", IRD " + p.ird() + ", ORD " + p.ord()
                 + (p.rtr() != null ? ", RTR " + p.rtr().wireName() : "")));
-        if (listener != null && acceptSettings != null) listener.ready(this);
+        // an automatic accept is handed out once the listener admitted it as established (receive loop, no lock)
+        if (listener != null && acceptSettings != null) admissionDue = true;
         lock.notifyAll();
     }
 
@@ -554,9 +609,12 @@ public final class QueuePair {
         try {
             while (true) {
                 int n = link.read(buf, READ_SLICE_MS);
+                boolean admit;
                 synchronized (lock) {
                     if (state == State.CLOSED) return;
                     if (n > 0) {
+                        inboundOctets += n;
+                        lastActivityNs = System.nanoTime();
                         String early = earlyStartCheck(buf, n);
                         if (early != null) fail(early, AsyncEvent.Type.CONNECT_ERROR);
                         frameOfRead = takeFrameOfRead(buf, n);
@@ -583,10 +641,21 @@ public final class QueuePair {
                     }
                     long nowNs = System.nanoTime();
                     if ((state == State.CONNECTING || state == State.PENDING_ACCEPT) && nowNs > mpaDeadline) {
-                        String why = "the MPA exchange did not finish within " + config.mpaTimeout().toSeconds()
-                                + " s";
+                        String why = "the MPA exchange did not finish within " + seconds(config.mpaTimeout());
                         if (initiator && config.has(Bug.MPA_TERMINATE_WITHOUT_REPLY)) terminateWithoutReply(why);
                         else fail(why, AsyncEvent.Type.CONNECT_ERROR);
+                    }
+                    long idle = idleTimeoutNs;
+                    if (idle > 0 && (state == State.RTS || state == State.CLOSING) && nowNs - lastActivityNs > idle) {
+                        // an established connection nobody uses holds a slot other clients need: reset it
+                        String why = "no traffic either way for " + seconds(java.time.Duration.ofNanos(idle))
+                                + " (idle timeout): the connection was reset";
+                        failure = why;
+                        rnic.event(new AsyncEvent(AsyncEvent.Type.DISCONNECTED, qpn, null, why));
+                        enterError(why);
+                        link.abort();
+                        closed();
+                        return;
                     }
                     if (lingerDeadline > 0 && nowNs > lingerDeadline) {
                         // the peer did not close its side in time: drop the connection
@@ -594,7 +663,11 @@ public final class QueuePair {
                         closed();
                         return;
                     }
+                    admit = admissionDue;
+                    admissionDue = false;
                 }
+                // outside the lock: the listener's admission may reset other connections (each under its own lock)
+                if (admit && listener != null && listener.admitEstablished(this)) listener.ready(this);
             }
         } catch (IOException | RuntimeException e) {
             // hostile input must never get here: a RuntimeException is a bug of the receive path, counted so tests
@@ -608,6 +681,13 @@ public final class QueuePair {
                 }
             }
         }
+    }
+
+    /** "3 s", "2.5 s", "500 ms". */
+    static String seconds(java.time.Duration d) {
+        long ms = d.toMillis();
+        if (ms < 1000) return ms + " ms";
+        return (ms % 1000 == 0 ? String.valueOf(ms / 1000) : String.valueOf(ms / 1000.0)) + " s";
     }
 
     private void peerClosed() {
@@ -884,11 +964,13 @@ public final class QueuePair {
             case RDMA_READ_REQUEST -> {
                 // knob accept-all answers a Read Request at any MO
                 if (h.offset() != 0 && !config.has(Bug.ACCEPT_ALL) || !(pdu.body() instanceof ReadRequest rr)) return;
+                if (responsesFull(h, seg, rr)) return;
                 MemoryRegion source = rr.size() == 0 ? null : rnic.memory().lookup(rr.sourceStag());
                 tx.respondRead(rr, source);
             }
             case ATOMIC_REQUEST -> {
                 if (h.offset() != 0 || !(pdu.body() instanceof AtomicRequest ar)) return;
+                if (responsesFull(h, seg, null)) return;
                 MemoryRegion target = rnic.memory().lookup(ar.remoteStag());
                 if (target != null && ((ar.remoteTo() - target.baseTo()) & 7) != 0
                         && !config.has(Bug.NO_ATOMIC_ALIGNMENT_CHECK)) {
@@ -918,6 +1000,18 @@ public final class QueuePair {
                 onPeerTerminate(t);
             }
         }
+    }
+
+    /**
+     * The responses queued reached {@link #MAX_QUEUED_RESPONSES} (only a knob that lets requests beyond the IRD through
+     * gets there): the request is refused with the Terminate for too many outstanding requests (RFC 5040 §6.1, the
+     * type the model books for rdmap.read.outstanding). True when it was.
+     */
+    private boolean responsesFull(DdpHeader h, DdpSegment seg, ReadRequest rr) {
+        if (tx.queuedResponses() < MAX_QUEUED_RESPONSES) return false;
+        terminate(ErrorType.RDMA_CATASTROPHIC_STREAM, h, seg.length(), rr, "more than " + MAX_QUEUED_RESPONSES
+                + " Read/Atomic Responses queued: the peer exceeds any IRD (RFC 5040 §6.1)");
+        return true;
     }
 
     /** A Send-type or Immediate Data segment into the posted receive its MSN takes (RFC 5040 §5.3, RFC 7306 §6). */

@@ -125,11 +125,17 @@ public final class Rnic implements Closeable {
         return ids;
     }
 
-    /** Listens for connections on {@code bind} (port 0: any). */
+    /** Listens for connections on {@code bind} (port 0: any), with the {@link Admission#defaults default admission}. */
     public RnicListener listen(InetSocketAddress bind, boolean manual, ConnectionSettings settings)
             throws IOException {
+        return listen(bind, manual, settings, Admission.defaults(config));
+    }
+
+    /** Listens for connections on {@code bind} (port 0: any), admitting them by {@code admission}. */
+    public RnicListener listen(InetSocketAddress bind, boolean manual, ConnectionSettings settings,
+                               Admission admission) throws IOException {
         int id = nextListener.getAndIncrement();
-        RnicListener l = new RnicListener(this, id, bind, manual, settings);
+        RnicListener l = new RnicListener(this, id, bind, manual, settings, admission);
         synchronized (listeners) {
             listeners.put(id, l);
         }
@@ -264,13 +270,14 @@ public final class Rnic implements Closeable {
         }
     }
 
-    /** Forgets a queue pair (closing it first when needed). */
+    /** Forgets a queue pair (closing it first when needed) and the completions of it nobody took. */
     public void destroy(QueuePair qp) {
         if (qp.state() != QueuePair.State.CLOSED) qp.abort();
         synchronized (qps) {
             qps.remove(qp.qpn());
         }
         memory.dischargeQp(qp.qpn());
+        completions.drop(qp.qpn());
     }
 
     void event(AsyncEvent e) {

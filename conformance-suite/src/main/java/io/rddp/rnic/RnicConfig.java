@@ -21,7 +21,8 @@ import java.util.Set;
  *                        address", as siw and most RNICs use
  * @param limits          resource caps
  * @param bugs            faults to have on purpose
- * @param mpaTimeout      how long the MPA exchange may take (a peer silent after connecting is closed)
+ * @param mpaTimeout      how long the whole MPA start frame exchange may take from the TCP connection on (a peer
+ *                        silent after connecting, or one that trickles its start frame, is closed); 3 s by default
  */
 public record RnicConfig(Set<Integer> revisions, boolean crc, boolean markers, boolean acceptMarkers, int ird,
                          int ord, boolean peerToPeer, Set<Rtr> rtr, int mss, boolean zeroBasedTo, Limits limits,
@@ -107,7 +108,7 @@ public record RnicConfig(Set<Integer> revisions, boolean crc, boolean markers, b
 
     public static RnicConfig defaults() {
         return new RnicConfig(Set.of(1, 2), false, false, true, 16, 16, false, EnumSet.allOf(Rtr.class), 1460, false,
-                Limits.defaults(), Set.of(), Duration.ofSeconds(10));
+                Limits.defaults(), Set.of(), Duration.ofSeconds(3));
     }
 
     public int highestRevision() {

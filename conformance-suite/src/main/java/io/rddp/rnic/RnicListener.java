@@ -15,8 +15,9 @@ import java.util.concurrent.TimeUnit;
  * A listening endpoint (the passive side of RFC 5044 §7.1: the Responder). With automatic accept every connection
  * gets its receives posted and its MPA Reply as soon as the Request arrives; with manual accept it waits, MPA
  * Request received and no Reply sent, until {@link #accept} takes it. Either way {@link #accept} hands connections
- * out in arrival order. Bounded: connections beyond the RNIC's queue pair cap are refused, and at most
- * {@code maxPending} wait to be handed out.
+ * out in arrival order. Bounded: its {@link Admission} caps the connections in the MPA start-up and the established
+ * ones, overall and per remote address, and resets established connections that go idle; connections beyond the
+ * RNIC's queue pair cap are refused, and at most {@code maxPending} wait to be handed out.
  */
 public final class RnicListener implements Closeable {
 
@@ -25,12 +26,17 @@ public final class RnicListener implements Closeable {
     private final ServerSocket server;
     private volatile boolean manual;
     private volatile ConnectionSettings settings;
+    private volatile java.util.function.Function<InetSocketAddress, ConnectionSettings> chooser;
+    private final AdmissionControl admission;
     private final BlockingQueue<QueuePair> ready;
     private final Thread thread;
     private volatile boolean closed;
 
-    RnicListener(Rnic rnic, int id, InetSocketAddress bind, boolean manual, ConnectionSettings settings)
-            throws IOException {
+    /** Connections the kernel completes before the accept loop takes them (a flood of them must not drop a SYN). */
+    private static final int BACKLOG = 512;
+
+    RnicListener(Rnic rnic, int id, InetSocketAddress bind, boolean manual, ConnectionSettings settings,
+                 Admission admission) throws IOException {
         this.rnic = rnic;
         this.id = id;
         this.manual = manual;
@@ -39,11 +45,12 @@ public final class RnicListener implements Closeable {
         this.server = new ServerSocket();
         server.setReuseAddress(true);
         try {
-            server.bind(bind, 64);
+            server.bind(bind, BACKLOG);
         } catch (IOException e) {
             server.close();
             throw e;
         }
+        this.admission = new AdmissionControl(rnic, "listener " + port(), admission);
         this.thread = new Thread(this::acceptLoop, "rnic-listen-" + port());
         thread.setDaemon(true);
         thread.start();
@@ -80,6 +87,23 @@ public final class RnicListener implements Closeable {
     }
 
     /**
+     * Settings chosen per arriving connection by its remote address (an application that tells its connections apart
+     * by who opens them, as perftest's server does); null: {@link #settings()} for all.
+     */
+    public void settingsBy(java.util.function.Function<InetSocketAddress, ConnectionSettings> f) {
+        chooser = f;
+    }
+
+    public Admission admission() {
+        return admission.admission();
+    }
+
+    /** Admission for connections arriving from now on (caps count the connections already there). */
+    public void admission(Admission a) {
+        admission.admission(java.util.Objects.requireNonNull(a, "admission"));
+    }
+
+    /**
      * The next connection, waiting up to {@code timeoutMs}; null when none arrived. Manual listeners accept it with
      * {@code s} (or the listener's settings when null): receives posted, then the Reply.
      */
@@ -89,12 +113,18 @@ public final class RnicListener implements Closeable {
             long left = (deadline - System.nanoTime()) / 1_000_000L;
             QueuePair qp = ready.poll(Math.max(0, left), TimeUnit.MILLISECONDS);
             if (qp == null) return null;
-            if (!rnic.holds(qp)) continue; // destroyed (a reset) while it waited
-            if (!manual) return qp;
+            if (!rnic.holds(qp)) continue; // destroyed (a reset, or reaped by the admission) while it waited
+            if (!manual) {
+                qp.handedOut = true; // from now on the admission leaves it to the caller to destroy
+                return qp;
+            }
             ConnectionSettings use = s != null ? s : settings;
             try {
                 rnic.postOwnRecv(qp, use.recvLength(), use.recvCount());
                 qp.accept(use.accept());
+                qp.handedOut = true;
+                // at an established cap it may be reset right away: the caller sees why in its failure
+                if (qp.state() == QueuePair.State.RTS) admitEstablished(qp);
                 return qp;
             } catch (RnicException e) {
                 if (e.kind() == RnicException.Kind.RESOURCE_LIMIT) rnic.destroy(qp); // refused, not left waiting
@@ -110,6 +140,11 @@ public final class RnicListener implements Closeable {
      */
     void forgetPending() {
         ready.clear();
+    }
+
+    /** A queue pair of this listener completed its MPA exchange: true when the established caps let it stay. */
+    boolean admitEstablished(QueuePair qp) {
+        return admission.established(qp);
     }
 
     /** Called by a queue pair when it is ready to be handed out. */
@@ -138,10 +173,21 @@ public final class RnicListener implements Closeable {
                 return;
             }
             try {
-                ConnectionSettings use = settings;
+                InetSocketAddress remote = (InetSocketAddress) s.getRemoteSocketAddress();
+                admission.arriving(remote.getAddress());
+                java.util.function.Function<InetSocketAddress, ConnectionSettings> f = chooser;
+                ConnectionSettings chosen = f != null ? f.apply(remote) : null;
+                ConnectionSettings use = chosen != null ? chosen : settings;
+                Admission a = admission.admission();
                 Link link = new Link(s, false, rnic.recorder());
+                if (!a.idleTimeout().isZero()) {
+                    // a peer that reads nothing while this side writes is as idle as one that sends nothing
+                    link.writeTimeout((int) Math.min(Integer.MAX_VALUE, a.idleTimeout().toMillis()));
+                }
                 QueuePair qp = rnic.newQp(use.pd(), link, this, use.effective(rnic.config()));
                 if (qp == null) continue; // refused at the queue pair cap (newQp said why)
+                qp.idleTimeout(a.idleTimeout());
+                admission.add(qp, remote.getAddress());
                 if (!manual) {
                     try {
                         rnic.postOwnRecv(qp, use.recvLength(), use.recvCount());

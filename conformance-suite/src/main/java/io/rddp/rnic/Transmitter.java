@@ -267,6 +267,11 @@ final class Transmitter {
         }
     }
 
+    /** Read and Atomic Responses not written completely yet. */
+    int queuedResponses() {
+        return responses.size();
+    }
+
     void respondRead(ReadRequest rr, MemoryRegion source) {
         responses.add(new ReadResponseJob(rr, source));
         qp.lock.notifyAll();
@@ -372,6 +377,7 @@ final class Transmitter {
                 }
                 try {
                     qp.link.write(c.bytes, 0, c.length);
+                    qp.lastActivityNs = System.nanoTime();
                 } catch (IOException e) {
                     synchronized (qp.lock) {
                         for (Slot slot : inOrder) slot.writing = false;

@@ -13,11 +13,18 @@ import io.rddp.rnic.WorkCompletion;
 import io.rddp.rnic.WorkRequest;
 
 import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.security.SecureRandom;
+import java.util.ArrayDeque;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The server side of perftest's {@code ib_write_bw}, {@code ib_read_bw} and {@code ib_send_bw} with {@code -R}
@@ -26,7 +33,10 @@ import java.util.Set;
  * answered in kind; the second connection carries the test. The server need not be told which test runs: RDMA
  * Writes land in its buffer, RDMA Reads are answered from it, and Sends are received into posted buffers with
  * credits RDMA-Written back as perftest's iWARP flow control expects (a little-endian count of messages received,
- * at the client's credit buffer). One test at a time.
+ * at the client's credit buffer). Clients are served at once, each control channel on a thread of its own (the
+ * listener's {@link io.rddp.rnic.Admission} bounds how many); a client's test connection is the next one from its
+ * address after its pre-connect handshake, and the receive buffers of the tests running share 256 MB
+ * ({@link #RECEIVE_MEMORY}; a test waits up to 30 s for its share).
  */
 public final class Perftest {
 
@@ -37,8 +47,10 @@ public final class Perftest {
     static final long IDLE_MS = 10 * 60 * 1000;
     /** Receives posted on the test connection for ib_send_bw: perftest's largest default rx depth. */
     static final int RECEIVES = 512;
-    /** Octets of posted receives at most (large -s gives fewer receives). */
+    /** Octets of posted receives at most, over all tests running (large -s gives fewer receives). */
     static final long RECEIVE_MEMORY = 256L << 20;
+    /** How long a test waits for its test connection, and for its share of the receive memory. */
+    static final long TEST_WAIT_MS = 30_000;
 
     private Perftest() {
     }
@@ -49,27 +61,94 @@ public final class Perftest {
     }
 
     /**
-     * Serves perftest clients on {@code listener} until {@code tests} ran (0: forever).
+     * Serves perftest clients on {@code listener} until {@code tests} clients were served (0: forever).
      *
      * @param size the clients' {@code -s} (ib_send_bw needs receives of that size)
      */
     public static void serve(Rnic rnic, RnicListener listener, int size, int tests, PrintStream out)
             throws InterruptedException {
+        Dispatch dispatch = new Dispatch(rnic, size);
+        listener.settings(controlSettings(rnic));
+        listener.settingsBy(dispatch::settingsFor);
+        java.util.Set<Thread> running = java.util.concurrent.ConcurrentHashMap.newKeySet();
         int done = 0;
-        while (tests == 0 || done < tests) {
-            listener.settings(controlSettings(rnic));
-            QueuePair control = listener.accept(1000, null);
-            if (control == null) continue;
-            done++;
-            Test t = new Test(rnic, listener, control, size, out);
-            try {
-                t.run();
-                out.println("perftest server: " + t.summary());
-            } catch (Rping.Failure | RnicException e) {
-                out.println("perftest server: client " + control.link().remote() + ": " + e.getMessage());
-            } finally {
-                t.close();
+        try {
+            while (tests == 0 || done < tests || !running.isEmpty()) {
+                QueuePair qp = listener.accept(200, null);
+                if (qp == null) continue;
+                Test owner = dispatch.claim(qp);
+                if (owner != null) {
+                    owner.dataArrived(qp);
+                    continue;
+                }
+                if (tests != 0 && done >= tests) {
+                    // served what it was asked to: no new client
+                    qp.close();
+                    rnic.destroy(qp);
+                    continue;
+                }
+                done++;
+                Test t = new Test(rnic, listener, dispatch, qp, size, out);
+                Thread th = new Thread(() -> {
+                    try {
+                        t.serveClient();
+                    } finally {
+                        running.remove(Thread.currentThread());
+                    }
+                }, "perftest-qp" + qp.qpn());
+                th.setDaemon(true);
+                running.add(th);
+                th.start();
             }
+        } finally {
+            listener.settingsBy(null);
+            for (Thread th : List.copyOf(running)) th.interrupt();
+        }
+    }
+
+    /**
+     * Which connection is whose test connection: a client that finished its pre-connect handshake waits for the next
+     * connection from its address, which gets the test connection's settings.
+     */
+    private static final class Dispatch {
+        final Rnic rnic;
+        final int size;
+        /** clients waiting for their test connection, by address, first come first served */
+        final Map<InetAddress, ArrayDeque<Test>> waiting = new HashMap<>();
+        /** connections that got a test connection's settings, by their remote address and port */
+        final Map<InetSocketAddress, Test> assigned = new HashMap<>();
+        /** receive memory left for tests to take, in KiB */
+        final Semaphore memory = new Semaphore((int) (RECEIVE_MEMORY >> 10));
+
+        Dispatch(Rnic rnic, int size) {
+            this.rnic = rnic;
+            this.size = size;
+        }
+
+        synchronized void expect(Test t, InetAddress from) {
+            waiting.computeIfAbsent(from, k -> new ArrayDeque<>()).add(t);
+        }
+
+        /** The listener's choice for an arriving connection: a waiting test's settings, else the control channel's. */
+        synchronized ConnectionSettings settingsFor(InetSocketAddress remote) {
+            ArrayDeque<Test> q = waiting.get(remote.getAddress());
+            if (q == null) return null;
+            Test t = q.poll();
+            if (q.isEmpty()) waiting.remove(remote.getAddress());
+            if (t == null) return null;
+            assigned.put(remote, t);
+            return t.dataSettings;
+        }
+
+        /** The test {@code qp} is the test connection of, or null for a new client's control channel. */
+        synchronized Test claim(QueuePair qp) {
+            return assigned.remove(qp.link().remote());
+        }
+
+        synchronized void forget(Test t) {
+            waiting.values().forEach(q -> q.remove(t));
+            waiting.values().removeIf(ArrayDeque::isEmpty);
+            assigned.values().removeIf(x -> x == t);
         }
     }
 
@@ -77,22 +156,45 @@ public final class Perftest {
     private static final class Test {
         final Rnic rnic;
         final RnicListener listener;
+        final Dispatch dispatch;
         final QueuePair control;
         final int size;
         final PrintStream out;
-        QueuePair data;
-        MemoryRegion buffer;
-        Thread receiver;
+        volatile QueuePair data;
+        volatile ConnectionSettings dataSettings;
+        volatile MemoryRegion buffer;
+        volatile Thread receiver;
         volatile long received;
         volatile long creditStag = -1, creditTo;
         int dests;
+        int memoryKib;
+        boolean handshakeDone;
 
-        Test(Rnic rnic, RnicListener listener, QueuePair control, int size, PrintStream out) {
+        Test(Rnic rnic, RnicListener listener, Dispatch dispatch, QueuePair control, int size, PrintStream out) {
             this.rnic = rnic;
             this.listener = listener;
+            this.dispatch = dispatch;
             this.control = control;
             this.size = size;
             this.out = out;
+        }
+
+        /** The whole client on its own thread; its connections are closed and destroyed afterwards. */
+        void serveClient() {
+            try {
+                run();
+                out.println("perftest server: " + summary());
+            } catch (Rping.Failure | RnicException e) {
+                out.println("perftest server: client " + control.link().remote() + ": " + e.getMessage());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } finally {
+                try {
+                    close();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
         }
 
         void run() throws Rping.Failure, InterruptedException {
@@ -121,12 +223,19 @@ public final class Perftest {
         private byte[] onDest(byte[] msg) throws Rping.Failure, InterruptedException {
             boolean zeros = true;
             for (byte b : msg) zeros &= b == 0;
-            if (data == null) {
+            if (!handshakeDone) {
                 // the pre-connect handshake: the test connection follows as soon as the client has the answer
+                handshakeDone = true;
                 int count = (int) Math.max(16, Math.min(RECEIVES, RECEIVE_MEMORY / Math.max(1, size)));
-                listener.settings(ConnectionSettings.defaults(rnic).withRecv(count, size)
-                        .withIrdOrd(rnic.config().limits().maxIrdOrd(), rnic.config().limits().maxIrdOrd()));
-                acceptLater();
+                int kib = (int) Math.min(RECEIVE_MEMORY >> 10, ((long) count * size + 1023) >> 10);
+                if (!dispatch.memory.tryAcquire(kib, TEST_WAIT_MS, TimeUnit.MILLISECONDS)) {
+                    throw new Rping.Failure("the tests running hold the receive memory (" + (RECEIVE_MEMORY >> 20)
+                            + " MB) for " + TEST_WAIT_MS / 1000 + " s");
+                }
+                memoryKib = kib;
+                dataSettings = ConnectionSettings.defaults(rnic).withRecv(count, size)
+                        .withIrdOrd(rnic.config().limits().maxIrdOrd(), rnic.config().limits().maxIrdOrd());
+                dispatch.expect(this, control.link().remote().getAddress());
                 return new byte[DEST];
             }
             if (zeros) return new byte[DEST];
@@ -137,12 +246,12 @@ public final class Perftest {
             return dest();
         }
 
-        /** Accepts the test connection in the background: the client connects after reading our answer. */
-        private void acceptLater() {
+        /** The test connection arrived (on the serving thread): its buffer, then its receives on a thread. */
+        void dataArrived(QueuePair q) {
+            // quiet on purpose while the test runs: the test connection's traffic (and its idle timeout) stands for it
+            control.idleTimeout(java.time.Duration.ZERO);
             receiver = new Thread(() -> {
                 try {
-                    QueuePair q = listener.accept(30_000, null);
-                    if (q == null) return;
                     buffer = rnic.register(q.pd(), 2 * Math.max(size, 65536), Set.of(Access.LOCAL_WRITE,
                             Access.REMOTE_READ, Access.REMOTE_WRITE));
                     data = q;
@@ -152,8 +261,15 @@ public final class Perftest {
                     absorb(q);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
+                } catch (RnicException e) {
+                    q.close();
+                } finally {
+                    control.idleTimeout(listener.admission().idleTimeout());
+                    synchronized (this) {
+                        notifyAll();
+                    }
                 }
-            }, "perftest-data");
+            }, "perftest-data-qp" + q.qpn());
             receiver.setDaemon(true);
             receiver.start();
         }
@@ -161,8 +277,11 @@ public final class Perftest {
         /** Waits for the test connection (the client opens it right after the pre-connect handshake). */
         private void awaitData() throws InterruptedException {
             synchronized (this) {
-                long deadline = System.currentTimeMillis() + 30_000;
-                while (data == null && System.currentTimeMillis() < deadline && receiver.isAlive()) wait(100);
+                long deadline = System.currentTimeMillis() + TEST_WAIT_MS;
+                while (data == null && System.currentTimeMillis() < deadline
+                        && (receiver == null || receiver.isAlive())) {
+                    wait(100);
+                }
             }
         }
 
@@ -224,16 +343,23 @@ public final class Perftest {
         }
 
         void close() throws InterruptedException {
-            control.close();
-            control.awaitClosed(3000);
-            rnic.destroy(control);
-            if (data != null) {
-                data.close();
-                data.awaitClosed(3000);
-                rnic.destroy(data);
+            dispatch.forget(this);
+            try {
+                control.close();
+                control.awaitClosed(3000);
+                rnic.destroy(control);
+                QueuePair q = data;
+                if (q != null) {
+                    q.close();
+                    q.awaitClosed(3000);
+                    rnic.destroy(q);
+                }
+                if (receiver != null) receiver.join(5000);
+            } finally {
+                if (buffer != null) rnic.deregister(buffer);
+                if (memoryKib > 0) dispatch.memory.release(memoryKib);
+                memoryKib = 0;
             }
-            if (receiver != null) receiver.join(5000);
-            if (buffer != null) rnic.deregister(buffer);
         }
     }
 }

@@ -73,26 +73,54 @@ public final class Rping {
     // ---------------------------------------------------------------- server
 
     /**
-     * Serves rping clients on {@code listener}, one connection after another, like {@code rping -s} restarted after
-     * each: stops after {@code connections} clients (0: never). Each client's pings are served until it disconnects.
+     * Serves rping clients on {@code listener}, like {@code rping -s} (which forks a thread per connection): each
+     * client on a thread of its own, so a client that connects and says nothing holds off nobody (the listener's
+     * {@link io.rddp.rnic.Admission} bounds how many there are). Stops after {@code connections} clients were served
+     * (0: never). Each client's pings are served until it disconnects.
      */
     public static void serve(Rnic rnic, RnicListener listener, int connections, boolean verbose, PrintStream out)
             throws InterruptedException {
+        java.util.Set<Thread> running = java.util.concurrent.ConcurrentHashMap.newKeySet();
         int served = 0;
-        while (connections == 0 || served < connections) {
-            QueuePair qp = listener.accept(1000, null);
-            if (qp == null) continue;
-            served++;
-            try {
-                serveOne(rnic, qp, verbose, out);
-                out.println("rping server: client " + qp.link().remote() + " done");
-            } catch (Failure | RnicException e) {
-                out.println("rping server: client " + qp.link().remote() + ": " + e.getMessage());
-            } finally {
-                qp.close();
-                qp.awaitClosed(3000);
-                rnic.destroy(qp);
+        try {
+            while (connections == 0 || served < connections) {
+                QueuePair qp = listener.accept(1000, null);
+                if (qp == null) continue;
+                served++;
+                Thread t = new Thread(() -> {
+                    try {
+                        serveClient(rnic, qp, verbose, out);
+                    } finally {
+                        running.remove(Thread.currentThread());
+                    }
+                }, "rping-server-qp" + qp.qpn());
+                t.setDaemon(true);
+                running.add(t);
+                t.start();
             }
+            for (Thread t : List.copyOf(running)) t.join();
+        } finally {
+            for (Thread t : List.copyOf(running)) t.interrupt();
+        }
+    }
+
+    /** One client, start to end; its queue pair is destroyed afterwards. */
+    private static void serveClient(Rnic rnic, QueuePair qp, boolean verbose, PrintStream out) {
+        try {
+            serveOne(rnic, qp, verbose, out);
+            out.println("rping server: client " + qp.link().remote() + " done");
+        } catch (Failure | RnicException e) {
+            out.println("rping server: client " + qp.link().remote() + ": " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            qp.close();
+            try {
+                if (!Thread.currentThread().isInterrupted()) qp.awaitClosed(3000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            rnic.destroy(qp);
         }
     }
 
