@@ -166,6 +166,12 @@ public final class Runner {
     private record Outcome(Result result, boolean silentAtStart) {
     }
 
+    /** A connection the DUT reset or ended (not one refused: nothing listening may be the suite's address). */
+    private static boolean resetByDut(Throwable e) {
+        return e instanceof java.net.SocketException && !(e instanceof java.net.ConnectException)
+                || e instanceof java.io.EOFException;
+    }
+
     private static io.rddp.dut.ControlChannelException controlChannel(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof io.rddp.dut.ControlChannelException c) return c;
@@ -213,14 +219,26 @@ public final class Runner {
                 String why = "the DUT's control channel failed: " + controlChannel(e).getMessage();
                 return new Outcome(error(info, ctx, why), restart != null);
             }
-            // the tester could not carry out its own steps: a suite error, unless the DUT simply went away
-            Session p = ctx.primary();
-            if (!(e instanceof IOException) || p == null || p.conn().peerClose() == Link.PeerClose.OPEN) {
-                return new Outcome(error(info, ctx, "the scenario could not run: " + e), false);
+            if (ctx.primary() == null && resetByDut(e)) {
+                // the DUT accepted the TCP connection and reset it before the scenario could start: it is as good
+                // as hung (RFC 5044 §7.1.2: a Responder answers a valid Request), so a restart hook may bring it back
+                String why = "the DUT reset the connection before the scenario could start: " + e.getMessage();
+                if (restart != null) return new Outcome(error(info, ctx, "the DUT was silent: " + why), true);
+                failure = why;
+            } else {
+                // the tester could not carry out its own steps: a suite error, unless the DUT simply went away
+                Session p = ctx.primary();
+                if (!(e instanceof IOException) || p == null || p.conn().peerClose() == Link.PeerClose.OPEN) {
+                    return new Outcome(error(info, ctx, "the scenario could not run: " + e), false);
+                }
+                ctx.note("the tester's own step failed because the DUT closed first: " + e.getMessage());
             }
-            ctx.note("the tester's own step failed because the DUT closed first: " + e.getMessage());
         }
         Session primary = ctx.primary();
+        if (primary == null && failure != null) {
+            return new Outcome(new Result(info, dut.profile(), Result.Verdict.FAIL, null, "rst", "the DUT reset the"
+                    + " connection", List.of(), List.of(failure), null, 0, null), false);
+        }
         if (primary == null) return new Outcome(error(info, ctx, "the scenario opened no connection"), false);
         ScriptedConnection c = primary.conn();
         try {
