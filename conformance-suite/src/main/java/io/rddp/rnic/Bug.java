@@ -151,7 +151,7 @@ public enum Bug {
             + " §4.2: DDP MUST set the STag to the value the ULP specified; RFC 5040 §4.4: the Data Sink STag is"
             + " copied into the Read Response without interpretation)"),
     INVALIDATE_NOT_REPORTED("A Send with Invalidate invalidates the STag, but the receive completion does not name it"
-            + " (RFC 5041 §4.2, §5.4: DDP MUST provide the RsvdULP field, the Invalidate STag, to the ULP when the"
+            + " (RFC 5041 §5.4: DDP MUST provide the RsvdULP field, here the Invalidate STag, to the ULP when the"
             + " message is Delivered)");
 
     private final String description;
