@@ -267,7 +267,11 @@ final class RdmaSteps {
         NamedBuffer tester = r.tester();
         byte[] testerData = r.testerData();
         for (int i = r.readsAnswered(); i < want; i++) {
-            ReadRequest rr = (ReadRequest) reqs.get(i).rdmap().body();
+            if (!(reqs.get(i).rdmap().body() instanceof ReadRequest rr)) {
+                fail("the DUT's RDMA Read Request " + (i + 1) + " carries no RDMA Read Request header (RFC 5040 §4.4):"
+                        + " there is nothing to answer");
+                return;
+            }
             long size = rr.size() + a.path("extra").asInt(0) - a.path("short").asInt(0);
             long off = rr.sourceTo() - (tester == null ? 0 : tester.to());
             byte[] data = new byte[(int) Math.max(0, size)];
@@ -320,7 +324,11 @@ final class RdmaSteps {
         }
         List<ScriptedConnection.DutPdu> reqs = pdus(c, Opcode.ATOMIC_REQUEST);
         for (int i = r.atomicsAnswered(); i < want; i++) {
-            AtomicRequest ar = (AtomicRequest) reqs.get(i).rdmap().body();
+            if (!(reqs.get(i).rdmap().body() instanceof AtomicRequest ar)) {
+                fail("the DUT's Atomic Request " + (i + 1) + " carries no Atomic Request header (RFC 7306 §4.2):"
+                        + " there is nothing to answer");
+                return;
+            }
             long id = r.value(a, "request-id", ar.requestId());
             long qn = a.path("qn").asLong(3);
             long msn = c.nextMsn((int) Math.min(3, qn));
@@ -549,12 +557,15 @@ final class RdmaSteps {
             tagged += n;
         }
         boolean untagged = first.segment().header() instanceof UntaggedHeader;
-        byte[] all = new byte[(int) (untagged ? end : tagged)];
+        // an untagged message is as long as its highest MO reaches, but never longer than the octets its segments
+        // carried: MOs that leave holes (or a tagged segment read as untagged) must not make the tester allocate
+        // what the DUT never sent; the octets past that are left out and the comparison fails
+        byte[] all = new byte[(int) (untagged ? Math.min(end, tagged) : tagged)];
         int at = 0;
         for (ScriptedConnection.DutPdu p : segs) {
             byte[] pl = p.payload() == null ? new byte[0] : p.payload();
-            int off = p.segment().header() instanceof UntaggedHeader u ? (int) u.mo() : at;
-            System.arraycopy(pl, 0, all, off, pl.length);
+            long off = p.segment().header() instanceof UntaggedHeader u ? u.mo() : at;
+            if (off < all.length) System.arraycopy(pl, 0, all, (int) off, (int) Math.min(pl.length, all.length - off));
             at += pl.length;
         }
         return new Message(first.segment().header(), first.rdmap(), all, segs.size(), List.copyOf(segs));
@@ -583,7 +594,11 @@ final class RdmaSteps {
     /** The DUT's RDMA Read Response {@code index} (0-based): {@code stag}, {@code to}, {@code length}, data. */
     static void checkReadResponse(ScenarioRun r, JsonNode a) throws Exception {
         Message m = awaitMessage(r, Opcode.RDMA_READ_RESPONSE, a.path("index").asInt(0));
-        TaggedHeader t = (TaggedHeader) m.first();
+        if (!(m.first() instanceof TaggedHeader t)) {
+            fail("the DUT's RDMA Read Response " + (a.path("index").asInt(0) + 1) + " is untagged (RFC 5040 §5.2.2: it"
+                    + " references a Tagged Buffer)");
+            return;
+        }
         List<String> wrong = new ArrayList<>();
         if (a.has("stag") && t.stag() != r.value(a, "stag", 0)) {
             wrong.add("STag 0x" + Long.toHexString(t.stag()));
@@ -629,7 +644,10 @@ final class RdmaSteps {
             fail("Atomic Response " + (index + 1) + " has no readable header");
             return;
         }
-        UntaggedHeader h = (UntaggedHeader) rs.get(index).segment().header();
+        if (!(rs.get(index).segment().header() instanceof UntaggedHeader h)) {
+            fail("Atomic Response " + (index + 1) + " is tagged (RFC 7306 §5.2.2: it consumes an Untagged Buffer)");
+            return;
+        }
         List<String> wrong = new ArrayList<>();
         if (a.has("value") && resp.originalRemoteDataValue() != r.value(a, "value", 0)) {
             wrong.add("Original Remote Data Value 0x" + Long.toHexString(resp.originalRemoteDataValue()));
@@ -725,8 +743,7 @@ final class RdmaSteps {
             if (rc.reserved() != 0) bad.add(at + "RDMAP Rsv " + rc.reserved());
             if (h.tagged() != op.tagged()) bad.add(at + "T " + (h.tagged() ? 1 : 0));
             if (h.last() != (i == m.parts().size() - 1)) bad.add(at + "L " + (h.last() ? 1 : 0));
-            if (h instanceof UntaggedHeader u) {
-                UntaggedHeader f = (UntaggedHeader) m.first();
+            if (h instanceof UntaggedHeader u && m.first() instanceof UntaggedHeader f) {
                 if (u.qn() != op.queueNumber()) bad.add(at + "QN " + u.qn());
                 if (u.msn() != f.msn()) bad.add(at + "MSN " + u.msn() + " (first segment " + f.msn() + ")");
                 if (u.rsvdUlp() != f.rsvdUlp()) bad.add(at + "RsvdULP 0x" + Long.toHexString(u.rsvdUlp()));
@@ -736,8 +753,7 @@ final class RdmaSteps {
                 boolean carries = op.carriesInvalidateStag();
                 long want = carries ? r.value(a, "invalidate-stag", inval) : 0;
                 if (inval != want) bad.add(at + "Invalidate STag field 0x" + Long.toHexString(inval));
-            } else if (h instanceof TaggedHeader t) {
-                TaggedHeader f = (TaggedHeader) m.first();
+            } else if (h instanceof TaggedHeader t && m.first() instanceof TaggedHeader f) {
                 if (t.stag() != f.stag()) bad.add(at + "STag 0x" + Long.toHexString(t.stag()));
                 if (t.rsvdUlp() != f.rsvdUlp()) bad.add(at + "RsvdULP 0x" + Integer.toHexString(t.rsvdUlp()));
                 if (next >= 0 && t.to() != next) bad.add(at + "TO " + Long.toUnsignedString(t.to()));

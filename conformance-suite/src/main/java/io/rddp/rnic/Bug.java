@@ -52,8 +52,9 @@ public enum Bug {
             + " frame's key (one octet off) included (RFC 5044 §7.1.1: receivers MUST check the key and close on any"
             + " other value; §7.1.2 rule 8: the difference between Request and Reply MUST be used to check for"
             + " Initiator/Initiator start-ups)"),
-    MPA_ORD_OVER_PEER_IRD("As Responder, the Reply's ORD is this side's own, not lowered to the Initiator's IRD (RFC"
-            + " 6581 §9.1: the responder MUST set its ORD at most to the initiator IRD)"),
+    MPA_ORD_OVER_PEER_IRD("Its ORD is its own, never lowered to the peer's IRD: as Responder the Reply carries it, as"
+            + " Initiator it keeps that many RDMA Reads outstanding (RFC 6581 §9.1: the responder MUST set its ORD at"
+            + " most to the initiator IRD, the initiator its ORD at most to the responder IRD; RFC 5040 §6.1)"),
     MPA_RES_CHECKED("Bits that are not checked on reception are checked: a start frame with a Res bit set (the S"
             + " flag of Rev 2 aside) or a Request with R set is closed as improperly formatted (RFC 5044 §7.1.1: Res"
             + " and a Request's R are set to zero when sending and not checked on reception)"),
@@ -86,8 +87,9 @@ public enum Bug {
             + " closes the connection without the Terminate 2/0/6 or 2/0/7 (RFC 6581 §9.1, §9.2: it MUST send a TERM)"),
     NO_ATOMIC_ALIGNMENT_CHECK("Atomic Requests at addresses that are not 64-bit aligned are carried out (RFC 7306 §8.2:"
             + " refused with 0/2/7, memory not modified; this RNIC did so until RFC 7306 scenarios came)"),
-    ZERO_LENGTH_STAG_CHECK("Zero-length RDMA Writes have their STag checked and an unknown one refused (RFC 5041 §5.2:"
-            + " the STag and TO of a zero-length tagged message MUST NOT be checked)"),
+    ZERO_LENGTH_STAG_CHECK("Zero-length RDMA Writes and RDMA Read Requests, RTR indications included, have their STag"
+            + " checked and an unknown one refused (RFC 5041 §5.2: the STag and TO of a zero-length tagged message MUST"
+            + " NOT be checked; RFC 5040 §5.2.1: nor the Data Source STag and TO of a zero-length Read Request)"),
     INVALIDATE_UNKNOWN_SILENTLY("A Send with Invalidate of an STag that cannot be invalidated completes without a"
             + " Terminate (RFC 5040 §5.3; Linux siw 6.1 reports it only in the receive completion)"),
     TERMINATE_ANSWERED("A Terminate received is answered with a Terminate of its own, Unexpected OpCode 0/2/6, before"
@@ -108,7 +110,49 @@ public enum Bug {
     DELIVER_WITH_HOLES("An untagged message whose segments leave a hole is delivered anyway (RFC 5041 §5.4: only when"
             + " all its segments were placed)"),
     PLACE_UNSOLICITED_READ_RESPONSE("An RDMA Read Response with no Read outstanding is placed into the STag it names,"
-            + " whatever its rights (RFC 5041 §7.1 tagged check 1, RFC 5042 §6.2.1)");
+            + " whatever its rights (RFC 5041 §7.1 tagged check 1, RFC 5042 §6.2.1)"),
+    DDP_TL_SWAPPED("The DDP control octet's T and L masks swapped, as a header file with the two flag values"
+            + " exchanged puts them: an untagged message's last segment goes out tagged and not last, a tagged"
+            + " message's other segments untagged and last (RFC 5041 §4.1: T selects the buffer model and header"
+            + " format, L is set on the last segment of every message and on no other; RFC 5040 §4.1 Figure 4)"),
+    RECV_LENGTH_LAST_SEGMENT("A receive completion reports the payload length of the segment that completed the"
+            + " message, not the message's length: a message of several segments is reported short (RFC 5041 §5.4:"
+            + " DDP MUST provide the ULP Message Length)"),
+    MARKERS_BY_OWN_M("Markers go on what this side sends when its own M bit is set, not when the peer's is: a peer"
+            + " that asks for Markers gets none, one that does not gets them (RFC 5044 §7.1.1: M declares the"
+            + " sender's REQUIRED Marker usage on what it receives; §4.3: Markers MUST be added when the peer asks)"),
+    CRC_CHECKED_WHEN_OFF("With CRCs off both ways, a CRC field that is neither zero (what siw sends) nor the FPDU's"
+            + " CRC32c is refused with Terminate 2/0/2 (RFC 5044 §4.1, §7.1.1: with C = 0 the field MUST NOT be"
+            + " checked and is valid whatever it holds)"),
+    MPA_P2P_UNSUPPORTED("As Responder, a peer-to-peer Request (A = 1) is answered client-server: A = 0 and no RTR"
+            + " type, as a stack that takes RFC 6581's IRD/ORD but not its RTR negotiation does (RFC 6581 §9.2: the"
+            + " responder MUST set A when the request did, and at least one RTR type)"),
+    MPA_RTR_FLAGS_WITHOUT_A("As Responder, the Reply copies the RTR flags B, C and D of the Request even when A = 0,"
+            + " as a Reply built by echoing the Request's flags word does (RFC 6581 §9.2: with A = 0, B, C and D MUST"
+            + " be 0, and on reception MUST be ignored)"),
+    MPA_REPLY_UNENHANCED("As Responder, an enhanced Request (S = 1) is answered by an unenhanced Reply: Rev 2, S = 0,"
+            + " no IRD/ORD (RFC 6581 §10: a responder receiving an enhanced MPA message MUST respond with an enhanced"
+            + " one)"),
+    EVERY_MESSAGE_TAKES_A_RECEIVE("Every message that arrives takes a posted receive and completes it, an RDMA Write"
+            + " (at its last segment) and Read and Atomic Requests included, as a receive path that counts every"
+            + " inbound message against the receive queue does (RFC 5040 §5.1, §5.2.1, RFC 7306 §5.2.1: they MUST NOT"
+            + " be Delivered to the ULP)"),
+    TERMINATE_HEADERS_MISSING("A Terminate whose D or R bit is set leaves out the DDP Segment Length and the copied"
+            + " DDP and RDMA headers (RFC 5040 §4.8: present when D, respectively R, is set)"),
+    RESERVED_FIELDS_CHECKED("Fields that are not checked on reception are checked: a segment with a DDP Rsvd bit, an"
+            + " RDMAP reserved bit or, on a message that invalidates nothing, an Invalidate STag set is refused with"
+            + " a Terminate (RFC 5041 §4.1: Rsvd not checked on receive; RFC 5040 §4.1: reserved bits and the"
+            + " Invalidate STag ignored by the receiver)"),
+    QN_OFF_BY_ONE("Untagged messages carry a Queue Number one above the one the RFCs assign, as a C enum of the"
+            + " queues that starts at 1 does: Sends on QN 1, Read and Atomic Requests on 2, Terminates on 3, Atomic"
+            + " Responses on 4 (RFC 5040 §5.3, §5.2.1, §5.4: QN 0, 1 and 2; RFC 7306 §5.2: Atomic Responses on 3)"),
+    STAG_KEY_DROPPED("The 8-bit key of the STags it sends is zeroed (RDMA Writes, its Read Requests' Data Sink and"
+            + " Source STags, Read Responses), as a work request format that keeps only the STag index does (RFC 5041"
+            + " §4.2: DDP MUST set the STag to the value the ULP specified; RFC 5040 §4.4: the Data Sink STag is"
+            + " copied into the Read Response without interpretation)"),
+    INVALIDATE_NOT_REPORTED("A Send with Invalidate invalidates the STag, but the receive completion does not name it"
+            + " (RFC 5041 §5.4: DDP MUST provide the RsvdULP field, here the Invalidate STag, to the ULP when the"
+            + " message is Delivered)");
 
     private final String description;
 

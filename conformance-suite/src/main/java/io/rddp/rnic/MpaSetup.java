@@ -154,10 +154,11 @@ public final class MpaSetup {
             return new Answer(null, null, "the MPA Request is improperly formatted: " + refused);
         }
         boolean crc = config.crc() || req.crc();
-        boolean markersTx = req.markers();
+        // knob markers-by-own-m: Markers on what this side sends follow its own M bit, not the peer's
+        boolean markersTx = config.has(Bug.MARKERS_BY_OWN_M) ? config.markers() : req.markers();
         boolean reject = accept.reject() && !config.has(Bug.ULP_REJECT_IGNORED);
         String why = null;
-        if (markersTx && !config.acceptMarkers()) {
+        if (req.markers() && !config.acceptMarkers()) {
             reject = true; // a peer asking for Markers this side will not send is refused, as siw does
             why = "Markers refused";
         }
@@ -167,7 +168,8 @@ public final class MpaSetup {
         Set<RnicConfig.Rtr> rtrs = EnumSet.noneOf(RnicConfig.Rtr.class);
         // RFC 6581 §6: the enhanced data are only there with Rev 2 or higher; for Rev 1 the S bit is a Res bit, "not
         // checked on reception" (RFC 5044 §7.1.1), and the four octets are the ULP's
-        if (revision >= 2 && req.enhanced() != null) {
+        // knob mpa-reply-unenhanced: an enhanced Request is answered as a Rev 1 one would be, without IRD/ORD
+        if (revision >= 2 && req.enhanced() != null && !config.has(Bug.MPA_REPLY_UNENHANCED)) {
             Enhanced theirs = req.enhanced();
             // RFC 6581 §9.1: the responder's ORD is at most the initiator's IRD; its IRD should cover the
             // initiator's ORD as far as its resources go
@@ -180,7 +182,8 @@ public final class MpaSetup {
             int irdField = ulpNegotiated(config, theirs.ord()) ? ULP_NEGOTIATED : ird;
             int ordField = ulpNegotiated(config, theirs.ird()) ? ULP_NEGOTIATED : ord;
             // RFC 6581 §9.2: "If Control Flag A is set to 0, then Control Flags B, C, and D MUST be ignored"
-            boolean p2p = theirs.peerToPeer();
+            // knob mpa-p2p-unsupported: A = 1 is not taken up
+            boolean p2p = theirs.peerToPeer() && !config.has(Bug.MPA_P2P_UNSUPPORTED);
             if (p2p) {
                 Set<RnicConfig.Rtr> offered = EnumSet.noneOf(RnicConfig.Rtr.class);
                 if (theirs.zeroLengthSendRtr()) offered.add(RnicConfig.Rtr.SEND);
@@ -201,8 +204,12 @@ public final class MpaSetup {
                     }
                 }
             }
-            mine = new Enhanced(irdField, ordField, p2p, rtrs.contains(RnicConfig.Rtr.SEND),
-                    rtrs.contains(RnicConfig.Rtr.WRITE), rtrs.contains(RnicConfig.Rtr.READ));
+            // knob mpa-rtr-flags-without-a: a client-server Reply copies the Request's B, C and D
+            boolean copy = !p2p && config.has(Bug.MPA_RTR_FLAGS_WITHOUT_A);
+            mine = new Enhanced(irdField, ordField, p2p,
+                    copy ? theirs.zeroLengthSendRtr() : rtrs.contains(RnicConfig.Rtr.SEND),
+                    copy ? theirs.zeroLengthWriteRtr() : rtrs.contains(RnicConfig.Rtr.WRITE),
+                    copy ? theirs.zeroLengthReadRtr() : rtrs.contains(RnicConfig.Rtr.READ));
         } else {
             // Rev 1 (RFC 5044) carries no IRD/ORD: limits are the ULP's business; this side keeps its own
             ird = accept.ird();
@@ -260,7 +267,9 @@ public final class MpaSetup {
             }
             // RFC 6581 §9.1: "the initiator MUST set its IRD at least to the responder ORD and its ORD at most to the
             // responder IRD"; 0x3FFF leaves the local value unchanged
-            if (!ulpNegotiated(config, theirs.ird())) ord = Math.min(ord, theirs.ird());
+            if (!ulpNegotiated(config, theirs.ird()) && !config.has(Bug.MPA_ORD_OVER_PEER_IRD)) {
+                ord = Math.min(ord, theirs.ird());
+            }
             if (!ulpNegotiated(config, theirs.ord())) {
                 if (theirs.ord() > config.limits().maxIrdOrd()) {
                     // "If the initiator does not have sufficient resources for the required IRD, it MUST send a
@@ -288,7 +297,8 @@ public final class MpaSetup {
                 }
             }
         }
-        Params p = new Params(revision, crc, reply.markers(), req.markers(), ird, ord, rtr,
+        boolean markersTx = config.has(Bug.MARKERS_BY_OWN_M) ? req.markers() : reply.markers();
+        Params p = new Params(revision, crc, markersTx, req.markers(), ird, ord, rtr,
                 rtr == null ? Set.of() : Set.of(rtr));
         if (terminate != null && config.has(Bug.MPA_NO_STARTUP_TERMINATE)) return new ReplyOutcome(null, null, why);
         return new ReplyOutcome(p, terminate, why);

@@ -158,6 +158,8 @@ public final class QueuePair {
         long length;
         /** the octets [0, covered) arrived; segments past it wait in {@code ahead} (start to end) */
         long covered;
+        /** payload octets of the segment with L (knob recv-length-last-segment) */
+        long lastSegment;
         final java.util.TreeMap<Long, Long> ahead = new java.util.TreeMap<>();
         boolean last;
 
@@ -763,6 +765,7 @@ public final class QueuePair {
             if (state != State.RTS && state != State.CLOSING && !(state == State.CONNECTING && !initiator)) {
                 return; // RFC 5041 §7.1: after an error, incoming segments are silently dropped
             }
+            if (refusedByKnob(pdu)) return;
             if (pdu.ddp() == null) {
                 model.onMalformed(0, in, pdu.frame(), pdu.fpdu().crcOk(), pdu.fpdu().ulpduLength(), pdu.problem());
             } else {
@@ -919,6 +922,42 @@ public final class QueuePair {
         return true;
     }
 
+    /**
+     * Knobs crc-checked-when-off and reserved-fields-checked: an FPDU refused for a field the RFCs say is not checked
+     * on reception, with the Terminate of the layer that owns the field. True when it was.
+     */
+    private boolean refusedByKnob(Pdu pdu) {
+        if (config.has(Bug.CRC_CHECKED_WHEN_OFF) && params != null && !params.crc() && pdu.fpdu() != null
+                && pdu.fpdu().crc() != 0 && !crcMatches(pdu.fpdu())) {
+            terminate(ErrorType.MPA_CRC, null, -1, null, "CRC field 0x" + Long.toHexString(pdu.fpdu().crc())
+                    + " is not the FPDU's CRC32c, though CRCs are off (knob crc-checked-when-off)");
+            return true;
+        }
+        if (!config.has(Bug.RESERVED_FIELDS_CHECKED) || pdu.ddp() == null || pdu.rdmap() == null) return false;
+        DdpHeader h = pdu.ddp().header();
+        RdmapPdu r = pdu.rdmap();
+        int ddpRsvd = h instanceof TaggedHeader th ? th.reserved() : ((UntaggedHeader) h).reserved();
+        boolean invalidates = r.opcode() != null && r.opcode().carriesInvalidateStag();
+        String field = ddpRsvd != 0 ? "DDP Rsvd" : r.control().reserved() != 0 ? "RDMAP reserved bits"
+                : !invalidates && r.invalidateStag() > 0 ? "Invalidate STag" : null;
+        if (field == null) return false;
+        terminate(ddpRsvd != 0 ? new ErrorType(Terminate.LAYER_DDP, 0, 0) : ErrorType.RDMA_CATASTROPHIC_STREAM, h,
+                pdu.ddp().length(), null, field + " set (knob reserved-fields-checked)");
+        return true;
+    }
+
+    private final java.util.zip.CRC32C crc32c = new java.util.zip.CRC32C();
+
+    /** Whether an FPDU's CRC field is its CRC32c (RFC 5044 §4.4); one with Markers inside is taken as right. */
+    private boolean crcMatches(io.rddp.mpa.Fpdu f) {
+        if (f.markerCount() > 0 || !f.padZero()) return true;
+        crc32c.reset();
+        crc32c.update(new byte[] {(byte) (f.ulpduLength() >>> 8), (byte) f.ulpduLength()});
+        crc32c.update(f.ulpdu().duplicate());
+        crc32c.update(new byte[f.padLength()]);
+        return crc32c.getValue() == f.crc();
+    }
+
     /** A PDU the model found in order: carried out. */
     private void carryOut(DdpSegment seg, RdmapPdu pdu) {
         DdpHeader h = seg.header();
@@ -930,6 +969,7 @@ public final class QueuePair {
                 txAllowed = true;
                 lock.notifyAll();
                 if (params.rtr() != null) {
+                    if (zeroLengthStagRefused(seg, pdu)) return;
                     // RFC 6581 §9.2: the RTR indication is not delivered; a zero-length Read is answered
                     if (op == Opcode.RDMA_READ_REQUEST && pdu.body() instanceof ReadRequest rr) {
                         tx.respondRead(rr, null);
@@ -939,14 +979,19 @@ public final class QueuePair {
                 }
             }
         }
+        // knob every-message-takes-a-receive: a Write's last segment and a Read or Atomic Request complete a receive
+        if (config.has(Bug.EVERY_MESSAGE_TAKES_A_RECEIVE) && (op == Opcode.RDMA_WRITE ? h.last()
+                : (op == Opcode.RDMA_READ_REQUEST || op == Opcode.ATOMIC_REQUEST) && h.offset() == 0)) {
+            RecvRequest rr = rq.poll();
+            if (rr != null) {
+                complete(new WorkCompletion(rr.wrId(), qpn, WcOpcode.RECV, WcStatus.SUCCESS, 0, null, -1, false,
+                        null, null));
+            }
+        }
         switch (op) {
             case RDMA_WRITE -> {
                 if (seg.payloadLength() == 0) {
-                    if (config.has(Bug.ZERO_LENGTH_STAG_CHECK) && h.last()
-                            && rnic.memory().lookup(((TaggedHeader) h).stag()) == null) {
-                        terminate(ErrorType.DDP_T_INVALID_STAG, h, seg.length(), null, "zero-length Write to an"
-                                + " unknown STag (bug knob zero-length-stag-check)");
-                    }
+                    zeroLengthStagRefused(seg, pdu);
                     return;
                 }
                 TaggedHeader t = (TaggedHeader) h;
@@ -964,6 +1009,7 @@ public final class QueuePair {
             case RDMA_READ_REQUEST -> {
                 // knob accept-all answers a Read Request at any MO
                 if (h.offset() != 0 && !config.has(Bug.ACCEPT_ALL) || !(pdu.body() instanceof ReadRequest rr)) return;
+                if (zeroLengthStagRefused(seg, pdu)) return;
                 if (responsesFull(h, seg, rr)) return;
                 MemoryRegion source = rr.size() == 0 ? null : rnic.memory().lookup(rr.sourceStag());
                 tx.respondRead(rr, source);
@@ -1009,9 +1055,31 @@ public final class QueuePair {
      */
     private boolean responsesFull(DdpHeader h, DdpSegment seg, ReadRequest rr) {
         if (tx.queuedResponses() < MAX_QUEUED_RESPONSES) return false;
-        terminate(ErrorType.RDMA_CATASTROPHIC_STREAM, h, seg.length(), rr, "more than " + MAX_QUEUED_RESPONSES
+        terminate(ErrorType.DDP_U_MSN_RANGE, h, seg.length(), rr, "more than " + MAX_QUEUED_RESPONSES
                 + " Read/Atomic Responses queued: the peer exceeds any IRD (RFC 5040 §6.1)");
         return true;
+    }
+
+    /**
+     * Knob zero-length-stag-check: a zero-length RDMA Write or RDMA Read Request (an RTR indication too) naming an STag
+     * nothing registered is refused with the Terminate of an invalid STag. True when it was.
+     */
+    private boolean zeroLengthStagRefused(DdpSegment seg, RdmapPdu pdu) {
+        if (!config.has(Bug.ZERO_LENGTH_STAG_CHECK)) return false;
+        DdpHeader h = seg.header();
+        if (pdu.opcode() == Opcode.RDMA_WRITE && seg.payloadLength() == 0 && h.last() && h instanceof TaggedHeader t
+                && rnic.memory().lookup(t.stag()) == null) {
+            terminate(ErrorType.DDP_T_INVALID_STAG, h, seg.length(), null, "zero-length Write to an unknown STag"
+                    + " (bug knob zero-length-stag-check)");
+            return true;
+        }
+        if (pdu.opcode() == Opcode.RDMA_READ_REQUEST && pdu.body() instanceof ReadRequest rr && rr.size() == 0
+                && rnic.memory().lookup(rr.sourceStag()) == null) {
+            terminate(ErrorType.RDMA_INVALID_STAG, h, seg.length(), rr, "zero-length Read Request of an unknown STag"
+                    + " (bug knob zero-length-stag-check)");
+            return true;
+        }
+        return false;
     }
 
     /** A Send-type or Immediate Data segment into the posted receive its MSN takes (RFC 5040 §5.3, RFC 7306 §6). */
@@ -1041,6 +1109,7 @@ public final class QueuePair {
         m.length = Math.max(m.length, h.mo() + payload);
         m.placed(h.mo(), h.mo() + payload);
         m.last |= h.last();
+        if (h.last()) m.lastSegment = payload;
         // RFC 5041 §5.4: Delivered once the last segment came and all of them were Placed; a hole may still be
         // filled by a segment that comes later (§5.3: Placement out of order)
         if (!m.last || m.covered < m.length && !config.has(Bug.DELIVER_WITH_HOLES)) return;
@@ -1051,11 +1120,14 @@ public final class QueuePair {
             MemoryRegion r = rnic.memory().lookup(invalidated);
             if (r != null && r.state() == MemoryRegion.State.VALID) r.state(MemoryRegion.State.INVALID);
         }
+        if (config.has(Bug.INVALIDATE_NOT_REPORTED)) invalidated = -1; // invalidated, but the completion does not say
         Long imm = immediate && pdu.body() instanceof ImmediateData d ? d.data() : null;
         byte[] data = m.rr.own() ? m.rr.region().copy(m.rr.offset(), (int) Math.min(m.length, Math.min(4096,
                 m.rr.length()))) : null;
+        // knob recv-length-last-segment: the length of the segment that completed the message
+        long length = config.has(Bug.RECV_LENGTH_LAST_SEGMENT) ? m.lastSegment : m.length;
         complete(new WorkCompletion(m.rr.wrId(), qpn, immediate ? WcOpcode.RECV_IMMEDIATE : WcOpcode.RECV,
-                WcStatus.SUCCESS, immediate ? 0 : m.length, imm, invalidated, op.solicitedEvent(), data, null));
+                WcStatus.SUCCESS, immediate ? 0 : length, imm, invalidated, op.solicitedEvent(), data, null));
     }
 
     private void onPeerTerminate(Terminate t) {

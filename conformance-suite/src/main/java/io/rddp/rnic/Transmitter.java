@@ -26,6 +26,8 @@ import java.util.List;
  */
 final class Transmitter {
 
+    /** Octets of an untagged DDP header (RFC 5041 §4.3), in front of a Terminate header. */
+    private static final int UNTAGGED_HEADER = 18;
     /** Octets of FPDUs written at once. */
     private static final int CHUNK = 256 * 1024;
 
@@ -92,9 +94,9 @@ final class Transmitter {
                 case SEND_INV -> (wr.solicited()
                         ? RdmapEncoder.sendWithSeAndInvalidate(messageMsn, data, mulpdu, wr.invalidateStag())
                         : RdmapEncoder.sendWithInvalidate(messageMsn, data, mulpdu, wr.invalidateStag())).mo(done);
-                case WRITE -> RdmapEncoder.write(wr.remoteStag(), wr.remoteTo() + done, data, mulpdu);
-                case READ -> RdmapEncoder.readRequest(messageMsn, new ReadRequest(wr.local().stag(),
-                        wr.local().baseTo() + wr.localOffset(), wr.length(), wr.remoteStag(), wr.remoteTo()));
+                case WRITE -> RdmapEncoder.write(stag(wr.remoteStag()), wr.remoteTo() + done, data, mulpdu);
+                case READ -> RdmapEncoder.readRequest(messageMsn, new ReadRequest(stag(wr.local().stag()),
+                        wr.local().baseTo() + wr.localOffset(), wr.length(), stag(wr.remoteStag()), wr.remoteTo()));
                 case FETCH_ADD -> RdmapEncoder.atomicRequest(messageMsn, AtomicRequest.fetchAdd(messageMsn,
                         wr.remoteStag(), wr.remoteTo(), wr.swapOrAdd(), 0));
                 case CMP_SWAP -> RdmapEncoder.atomicRequest(messageMsn, AtomicRequest.cmpSwap(messageMsn,
@@ -130,7 +132,7 @@ final class Transmitter {
             ByteBuffer data = ByteBuffer.wrap(source == null ? new byte[n] : source.read(rr.sourceTo() + done, n));
             long to = rr.sinkTo() + done + (config.has(Bug.READ_RESPONSE_WRONG_TO) ? 8 : 0);
             done += n;
-            return RdmapEncoder.readResponse(rr.sinkStag(), to, data, mulpdu).lastFlag(last).segments();
+            return RdmapEncoder.readResponse(stag(rr.sinkStag()), to, data, mulpdu).lastFlag(last).segments();
         }
     }
 
@@ -426,6 +428,10 @@ final class Transmitter {
             qp.judgeOutbound(s);
             ByteBuffer u = b.ulpdu(s);
             if (config.has(Bug.TERMINATE_BIT_LAYOUT)) sillyBitfield(u, t);
+            if (config.has(Bug.TERMINATE_HEADERS_MISSING) && (t.ddpHeaderIncluded() || t.rdmaHeaderIncluded())) {
+                // knob terminate-headers-missing: the Terminate Control with its M/D/R bits, and nothing after it
+                u.limit(u.position() + UNTAGGED_HEADER + Terminate.CONTROL_LENGTH);
+            }
             b.fpdu(u);
         }
         return new Chunk(b.bytes, b.length, List.of(), true);
@@ -437,7 +443,7 @@ final class Transmitter {
      * octet, which RFC 5040 §4.8 Figure 7 reserves.
      */
     private static void sillyBitfield(ByteBuffer ulpdu, Terminate t) {
-        int at = ulpdu.position() + 18; // after the untagged DDP header
+        int at = ulpdu.position() + UNTAGGED_HEADER;
         ulpdu.put(at, (byte) ((t.errorType() << 4) | t.layer()));
         ulpdu.put(at + 1, (byte) t.errorCode());
         ulpdu.put(at + 2, (byte) ((t.segmentLengthValid() ? 1 : 0) | (t.ddpHeaderIncluded() ? 2 : 0)
@@ -516,6 +522,11 @@ final class Transmitter {
         }
     }
 
+    /** An STag as this side puts it on the wire: knob stag-key-dropped zeroes its 8-bit key. */
+    private long stag(long s) {
+        return config.has(Bug.STAG_KEY_DROPPED) ? s & ~0xFFL : s;
+    }
+
     private long nextMsn(int queue) {
         long m = msn[queue];
         msn[queue] = (m + 1) & 0xFFFF_FFFFL;
@@ -568,7 +579,16 @@ final class Transmitter {
         ByteBuffer ulpdu(DdpSegment s) {
             ulpdu.clear();
             s.writeTo(ulpdu);
-            return ulpdu.flip();
+            ulpdu.flip();
+            int p = ulpdu.position(), c = ulpdu.get(p) & 0xFF;
+            if (config.has(Bug.QN_OFF_BY_ONE) && (c & 0x80) == 0) {
+                ulpdu.putInt(p + 6, ulpdu.getInt(p + 6) + 1); // knob qn-off-by-one: the untagged header's QN
+            }
+            if (config.has(Bug.DDP_TL_SWAPPED)) {
+                // knob ddp-tl-swapped: T (0x80) and L (0x40) of the DDP control octet exchanged
+                ulpdu.put(p, (byte) ((c & 0x3F) | (c & 0x80) >>> 1 | (c & 0x40) << 1));
+            }
+            return ulpdu;
         }
 
         void fpdu(ByteBuffer ulpdu) {

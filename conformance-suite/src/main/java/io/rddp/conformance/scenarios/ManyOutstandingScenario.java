@@ -135,7 +135,10 @@ public final class ManyOutstandingScenario implements Scenario {
         }
         for (ScriptedConnection.DutPdu p : c.dutPdus()) {
             if (p.rdmap() == null || p.rdmap().opcode() != Opcode.RDMA_READ_REQUEST) continue;
-            ReadRequest rr = (ReadRequest) p.rdmap().body();
+            if (!(p.rdmap().body() instanceof ReadRequest rr)) {
+                throw new ScenarioFailure("the DUT's RDMA Read Request carries no RDMA Read Request header (RFC 5040"
+                        + " §4.4): there is nothing to answer");
+            }
             int off = (int) (rr.sourceTo() - TESTER_TO);
             c.send(RdmapEncoder.readResponse(rr.sinkStag(), rr.sinkTo(), ByteBuffer.wrap(Arrays.copyOfRange(
                     testerData, off, off + (int) rr.size())), c.mulpdu(1460)));
