@@ -10,6 +10,7 @@ scenario: siw's verdict in each profile, what it did (its Terminate and close), 
 """
 import json
 import os
+import subprocess
 import sys
 
 report_dir, golden_dir = sys.argv[1:3]
@@ -100,3 +101,48 @@ for sid in order:
                 dev.append(n)
     text = "; ".join(dev).replace("|", "\\|")
     print(f"| `{sid}` | " + " | ".join(cells) + f" | {did.replace('|', chr(92) + '|')} | {text} |")
+
+
+def committed_baseline(profile):
+    """The baseline of PROFILE as the repository's HEAD has it (the verdicts before this run), or {}."""
+    path = f"conformance-suite/lab/siw/baseline-{profile}.json"
+    root = os.path.dirname(os.path.abspath(golden_dir))
+    try:
+        text = subprocess.run(["git", "-C", root, "show", f"HEAD:{path}"], capture_output=True, text=True,
+                              check=True).stdout
+        return json.loads(text).get("scenarios", {})
+    except (subprocess.CalledProcessError, ValueError, OSError):
+        return {}
+
+
+def verdict_text(e):
+    return e["verdict"] + (f"/{e['grade']}" if e.get("grade") else "")
+
+
+changed = []
+for p in ran:
+    before = committed_baseline(p)
+    if not before:
+        continue
+    for s in reports[p].get("scenarios", []):
+        old = before.get(s["id"])
+        now = verdict_text(s)
+        if old is None or verdict_text(old) == now:
+            continue
+        why = next((n for n in s.get("notes", []) if not n.startswith("expected ")), s.get("observed", ""))
+        changed.append((s["id"], p, verdict_text(old), now, why))
+if changed:
+    print()
+    print("## Changed since the committed baselines")
+    print()
+    print("Verdicts of this run that differ from the baselines the repository had before it (new scenarios aside);")
+    print("the reason is the first note of this run's result.")
+    print()
+    print("| scenario | profile | before | now | why |")
+    print("|---|---|---|---|---|")
+    for sid, p, old, now, why in changed:
+        why = why.replace("|", "\\|")
+        if len(why) > 240:
+            why = why[:239] + "…"
+        print(f"| `{sid}` | {p} | {old} | {now} | {why} |")
+
