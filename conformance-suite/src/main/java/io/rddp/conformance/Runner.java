@@ -226,9 +226,11 @@ public final class Runner {
                 if (restart != null) return new Outcome(error(info, ctx, "the DUT was silent: " + why), true);
                 failure = why;
             } else {
-                // the tester could not carry out its own steps: a suite error, unless the DUT simply went away
+                // the tester could not carry out its own steps: a suite error, unless the DUT simply went away (a
+                // write may meet its reset before the reader has seen it)
                 Session p = ctx.primary();
-                if (!(e instanceof IOException) || p == null || p.conn().peerClose() == Link.PeerClose.OPEN) {
+                if (!(e instanceof IOException) || p == null
+                        || p.conn().peerClose() == Link.PeerClose.OPEN && !resetByDut(e)) {
                     return new Outcome(error(info, ctx, "the scenario could not run: " + e), false);
                 }
                 ctx.note("the tester's own step failed because the DUT closed first: " + e.getMessage());
