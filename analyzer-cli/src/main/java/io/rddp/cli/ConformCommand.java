@@ -39,7 +39,7 @@ import java.util.regex.Pattern;
                 + " over real TCP through scripted scenarios with byte-exact fault injection, judge every PDU it"
                 + " sends with the analyzer's sink model, and write a certification report.",
                 "Profiles: agent (the DUT is driven through the DUT control protocol: rddp peer --control, or"
-                        + " conformance-suite/agent/rddp-dut-agent on a host with an RNIC), rping (the DUT runs stock"
+                        + " agent/rddp-dut-agent on a host with an RNIC), rping (the DUT runs stock"
                         + " 'rping -s'; the tester plays rping's client), rping-client (the DUT runs stock 'rping -c' in"
                         + " a loop against --tester-listen; the tester plays rping's server and answers its MPA"
                         + " Requests)."},

@@ -68,7 +68,7 @@ final class PeerCommand implements Callable<Integer> {
     String app = "none";
 
     @Option(names = "--control", paramLabel = "[HOST:]PORT", description = "Serve the DUT control protocol here"
-            + " (conformance-suite/DUT-CONTROL.md); PORT alone binds 127.0.0.1. Any other address needs --token-file.")
+            + " (docs/dut-control.md); PORT alone binds 127.0.0.1. Any other address needs --token-file.")
     String control;
 
     @Option(names = "--token-file", paramLabel = "FILE", description = "The control channel's shared secret (made,"

@@ -20,7 +20,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The agent profile: the DUT is driven through the DUT control protocol (conformance-suite/DUT-CONTROL.md), by
+ * The agent profile: the DUT is driven through the DUT control protocol (docs/dut-control.md), by
  * `rddp peer --control` or the DUT agent on a host with a real RNIC. The tester asks it to listen, register a
  * canary-filled buffer, post receives, and reads its memory back after the scenario.
  */

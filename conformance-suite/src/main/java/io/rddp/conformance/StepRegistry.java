@@ -105,7 +105,7 @@ final class StepRegistry {
 
     private static final Map<String, StepDef> BY_NAME = build();
 
-    /** The control protocol's requests a {@code dut} step may make, with their fields (DUT-CONTROL.md). */
+    /** The control protocol's requests a {@code dut} step may make, with their fields (docs/dut-control.md). */
     private static Map<String, Shape.Obj> ops() {
         Map<String, Shape.Obj> m = new LinkedHashMap<>();
         m.put("post_recv", obj(key("length", NUM), key("count", INT), key("mr", NUM), key("offset", NUM)));

@@ -18,7 +18,7 @@ import java.nio.charset.StandardCharsets;
  * The tester's end of the DUT control protocol: one request, one response, every read with a timeout (the request's
  * own {@code timeout_ms} plus a margin), so a DUT that goes silent is an error the caller sees, not a hang.
  * {@link #hello(String)} opens the session (version 2): with the DUT's token it answers the DUT's challenge and checks
- * the DUT's proof in turn (DUT-CONTROL.md, Authentication).
+ * the DUT's proof in turn (docs/dut-control.md, Authentication).
  */
 public final class ControlClient implements Closeable {
 
@@ -93,7 +93,7 @@ public final class ControlClient implements Closeable {
             if (e.code().equals("not-supported")) {
                 throw new DutException("not-supported", "the DUT control channel at " + where + " does not speak"
                         + " version " + ControlServer.VERSION + " of the protocol (" + e.getMessage() + "): update the"
-                        + " DUT agent (conformance-suite/agent) or rddp peer");
+                        + " DUT agent (agent) or rddp peer");
             }
             throw e;
         }

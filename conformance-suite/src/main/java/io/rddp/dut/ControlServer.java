@@ -27,7 +27,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 /**
- * Serves the DUT control protocol, version 2 (conformance-suite/DUT-CONTROL.md): JSON lines over TCP, one session
+ * Serves the DUT control protocol, version 2 (docs/dut-control.md): JSON lines over TCP, one session
  * at a time, one response per request.
  *
  * <p>A connection must authenticate with {@code hello} within {@link Options#helloTimeout()} (default 5 s) or it is
@@ -99,7 +99,7 @@ public final class ControlServer implements Closeable {
         }
     }
 
-    /** The protocol version this server speaks (DUT-CONTROL.md). */
+    /** The protocol version this server speaks (docs/dut-control.md). */
     public static final int VERSION = 2;
     public static final int MAX_LINE = 1 << 20;
     /** Characters of a line before authentication: a hello is small. */

@@ -19,7 +19,7 @@ import java.util.HexFormat;
 import java.util.Set;
 
 /**
- * The shared secret of the DUT control channel (DUT-CONTROL.md, Authentication) and its challenge-response. A token
+ * The shared secret of the DUT control channel (docs/dut-control.md, Authentication) and its challenge-response. A token
  * file holds the secret as hex (32 random octets when this class makes it), readable by its owner only. The secret
  * never crosses the wire: each side proves it knows it with HMAC-SHA256(secret, server nonce || client nonce ||
  * label), the label telling the client's proof from the server's.

@@ -21,7 +21,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The DUT control protocol (conformance-suite/DUT-CONTROL.md) spoken by the emulated RNIC, so that the conformance
+ * The DUT control protocol (docs/dut-control.md) spoken by the emulated RNIC, so that the conformance
  * tester drives `rddp peer --control` exactly as it drives the DUT agent on a host with a real RNIC. One session at
  * a time; everything a session created is destroyed when it resets or ends, except the listeners the peer was
  * started with. Every buffer a request makes the RNIC hold counts against its memory cap (RnicConfig.Limits), so a

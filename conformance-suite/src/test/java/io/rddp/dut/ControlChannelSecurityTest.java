@@ -44,7 +44,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * The control channel as a hostile network sees it (DUT-CONTROL.md version 2, docs/security.md): over real loopback
+ * The control channel as a hostile network sees it (docs/dut-control.md version 2, docs/security.md): over real loopback
  * sockets against the emulated RNIC's {@link RnicControl}, an unauthenticated client gets nothing but hello, a wrong
  * token is refused, the right one works end to end; a silent client, a stale session and a quick reconnect after bye
  * do not keep the tester out; malformed lines, deep nesting and concurrent clients are answered, and no request,

@@ -5,7 +5,7 @@ Agent A listens, agent B connects (both on the same RNIC or on two hosts), then:
 RDMA Read with read_mem checks, Send with Invalidate, local invalidation, the ops the device does not support,
 an RDMA Write to a bad STag and to an invalidated STag (what each side reports is printed, not judged: it is what
 the device does), manual accept with private data both ways, a reject, an orderly close and a reset. And the control
-channel's guards (DUT-CONTROL.md version 2, docs/security.md): an unauthenticated client gets nothing but hello, a
+channel's guards (docs/dut-control.md version 2, docs/security.md): an unauthenticated client gets nothing but hello, a
 wrong token is refused, a silent client is closed at the hello timeout without keeping anyone out, a second client
 is refused while a session is busy, deep nesting is refused, requests beyond the memory cap give resource-limit,
 and a client gets in right after bye.

@@ -1,7 +1,7 @@
 # Shared settings of the siw lab (sourced by ../lab). Everything here can be overridden from the environment.
 
 LAB_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-REPO_ROOT="$(cd "$LAB_DIR/../../.." && pwd)"
+REPO_ROOT="$(cd "$LAB_DIR/../.." && pwd)"
 
 # Downloads and built guests live outside the clone so a fresh clone (CI) reuses them.
 default_cache() {
@@ -26,7 +26,7 @@ HOST_FROM_GUEST=10.0.2.100   # guestfwd address: guest connections to it reach 1
 
 # Host 127.0.0.1 ports -> guest ports, as NAME=HOSTPORT:GUESTPORT (hostfwd, host -> guest).
 #   cmd      the lab's command channel (guest/lab-cmdd.py)
-#   agent    the DUT agent's control port (conformance-suite/agent, DUT-CONTROL.md)
+#   agent    the DUT agent's control port (agent, docs/dut-control.md)
 #   agent2   a second agent (lab agent-smoke runs two)
 #   iwarp    the DUT's iWARP listener: `lab rping start` or the agent's listen on guest port 7777
 #   iwarp2/3 more agent listeners (guest 7778, 7779)
