@@ -13,7 +13,7 @@ import io.rddp.conformance.Runner;
 import io.rddp.conformance.Scenario;
 import io.rddp.conformance.ScenarioInfo;
 import io.rddp.conformance.Timeouts;
-import io.rddp.dut.ControlClient;
+import io.rddp.conformance.ControlClient;
 import io.rddp.dut.DutException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;

@@ -1,7 +1,7 @@
 package io.rddp.cli;
 
 import io.rddp.dut.ControlServer;
-import io.rddp.live.Recorder;
+import io.rddp.rnic.link.Recorder;
 import io.rddp.rnic.Admission;
 import io.rddp.rnic.Bug;
 import io.rddp.rnic.ConnectionSettings;

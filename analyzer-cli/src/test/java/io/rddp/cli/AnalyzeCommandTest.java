@@ -1,5 +1,6 @@
 package io.rddp.cli;
 
+import io.rddp.testing.RepoPaths;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rddp.capture.CaptureReader;
@@ -26,7 +27,7 @@ class AnalyzeCommandTest {
     Path tmp;
 
     private static String cap(String rel) {
-        return Repo.pcaps().resolve(rel).toString();
+        return RepoPaths.pcaps().resolve(rel).toString();
     }
 
     /** Runs the CLI with stderr captured; returns the exit code and keeps stderr in {@link #err}. */
@@ -156,7 +157,7 @@ class AnalyzeCommandTest {
 
     @Test
     void truncatedCaptureReportsWhatWasAnalysedThenExitsTwo() throws Exception {
-        byte[] whole = Files.readAllBytes(Repo.pcaps().resolve("siw/siw-rping-lo.pcap"));
+        byte[] whole = Files.readAllBytes(RepoPaths.pcaps().resolve("siw/siw-rping-lo.pcap"));
         Path cut = tmp.resolve("cut.pcap");
         Files.write(cut, Arrays.copyOf(whole, whole.length / 2 + 5));
         Path out = tmp.resolve("r.txt");
@@ -169,7 +170,7 @@ class AnalyzeCommandTest {
     void severalFilesAndDirectoriesAreAnalysedEachOnItsOwnAndTheExitCodeIsTheWorst() throws Exception {
         Path out = tmp.resolve("many.txt");
         // a directory of clean captures, one with an error, one that does not exist
-        int rc = run("analyze", "-o", out.toString(), Repo.pcaps().resolve("siw").toString(),
+        int rc = run("analyze", "-o", out.toString(), RepoPaths.pcaps().resolve("siw").toString(),
                 cap("generated/terminate.pcap"), tmp.resolve("missing.pcap").toString());
         assertThat(rc).isEqualTo(2);
         assertThat(err).contains("missing.pcap").contains("no such file");
@@ -177,9 +178,9 @@ class AnalyzeCommandTest {
         assertThat(text.lines().filter(l -> l.matches("^\\S+\\.pcap: \\d+ frames.*"))).hasSize(9 + 1);
         assertThat(text).contains("terminate.pcap: 13 frames").contains("siw-rping-lo.pcap: 90 frames");
         // without the missing file the worst is the terminate capture's error
-        assertThat(run("analyze", "-o", out.toString(), Repo.pcaps().resolve("siw").toString(), cap("generated/terminate.pcap"))).isEqualTo(1);
+        assertThat(run("analyze", "-o", out.toString(), RepoPaths.pcaps().resolve("siw").toString(), cap("generated/terminate.pcap"))).isEqualTo(1);
         // siw's perftest captures carry unzeroed PAD octets (RFC 5044 §4.1), an error; the others are clean
-        assertThat(run("analyze", "-o", out.toString(), Repo.pcaps().resolve("siw").toString())).isEqualTo(1);
+        assertThat(run("analyze", "-o", out.toString(), RepoPaths.pcaps().resolve("siw").toString())).isEqualTo(1);
         assertThat(run("analyze", "-o", out.toString(), cap("siw/siw-rping-lo.pcap"),
                 cap("siw/host-to-siw-mpa-rev2.pcap"), cap("siw/siw-rdma-server-client-lo.pcap"))).isZero();
     }

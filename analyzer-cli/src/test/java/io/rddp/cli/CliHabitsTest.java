@@ -1,5 +1,6 @@
 package io.rddp.cli;
 
+import io.rddp.testing.RepoPaths;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
@@ -44,7 +45,7 @@ class CliHabitsTest {
     }
 
     private static String cap(String name) {
-        return Repo.pcaps().resolve(name).toString();
+        return RepoPaths.pcaps().resolve(name).toString();
     }
 
     /** A little-endian microsecond pcap of the given link type and frames. */
@@ -146,8 +147,8 @@ class CliHabitsTest {
 
     @Test
     void junitNamesAreUniqueAcrossFilesAndNoticesAndUnreadableFilesAreInIt() throws Exception {
-        Path a = Files.copy(Repo.pcaps().resolve("violations/crc-bad.pcap"), tmp.resolve("a.pcap"));
-        Path b = Files.copy(Repo.pcaps().resolve("violations/crc-bad.pcap"), tmp.resolve("b.pcap"));
+        Path a = Files.copy(RepoPaths.pcaps().resolve("violations/crc-bad.pcap"), tmp.resolve("a.pcap"));
+        Path b = Files.copy(RepoPaths.pcaps().resolve("violations/crc-bad.pcap"), tmp.resolve("b.pcap"));
         Path out = tmp.resolve("j.xml");
         run("analyze", "-T", "junit", "-o", out.toString(), a.toString(), b.toString(), tmp.resolve("gone.pcap").toString());
         String xml = Files.readString(out);

@@ -1,7 +1,7 @@
 package io.rddp.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.rddp.dut.ControlClient;
+import io.rddp.conformance.ControlClient;
 import io.rddp.dut.ControlServer;
 import io.rddp.dut.ControlToken;
 import io.rddp.dut.DutException;

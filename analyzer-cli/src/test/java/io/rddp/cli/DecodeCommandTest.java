@@ -1,5 +1,6 @@
 package io.rddp.cli;
 
+import io.rddp.testing.RepoPaths;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,7 +31,7 @@ class DecodeCommandTest {
 
     @Test
     void defaultOutputIsOneLinePerPduWithFrameTimeEndpointsProtocolAndInfo() throws Exception {
-        Path out = decodeTo("decode", Repo.pcaps().resolve("siw/siw-rping-lo.pcap").toString());
+        Path out = decodeTo("decode", RepoPaths.pcaps().resolve("siw/siw-rping-lo.pcap").toString());
         var lines = Files.readAllLines(out);
         assertThat(lines.get(0)).matches("\\s+4\\s+0\\.014619 10\\.0\\.2\\.15:39655 → 10\\.0\\.2\\.15:7174 MPA\\s+.*Request.*rev 2.*");
         assertThat(lines).anySatisfy(l -> assertThat(l).matches("\\s+9\\s+0\\.039300 .* RDMAP\\s+RDMA Read Request QN 1 MSN 1 MO 0 L .*size 64.*"));
@@ -43,7 +44,7 @@ class DecodeCommandTest {
         // every capture of three of the repository's folders, in each format, filtered and not: the same bytes
         String[] folders;
         try (var files = java.util.stream.Stream.of("siw", "generated", "violations")
-                .flatMap(d -> { try { return Files.list(Repo.pcaps().resolve(d)); } catch (java.io.IOException e) { throw new java.io.UncheckedIOException(e); } })) {
+                .flatMap(d -> { try { return Files.list(RepoPaths.pcaps().resolve(d)); } catch (java.io.IOException e) { throw new java.io.UncheckedIOException(e); } })) {
             folders = files.map(Path::toString).filter(n -> n.matches(".*\\.pcap(ng)?(\\.gz)?$")).sorted().toArray(String[]::new);
         }
         assertThat(folders).hasSizeGreaterThan(50);
@@ -63,7 +64,7 @@ class DecodeCommandTest {
 
     @Test
     void verboseOutputShowsTheFieldTreeWithRfcSections() throws Exception {
-        Path out = decodeTo("decode", "-V", Repo.pcaps().resolve("siw/siw-rping-lo.pcap").toString());
+        Path out = decodeTo("decode", "-V", RepoPaths.pcaps().resolve("siw/siw-rping-lo.pcap").toString());
         String text = Files.readString(out);
         assertThat(text).contains("MPA Request Frame (RFC 5044 §7.1)", "IRD (RFC 6581): 1",
                 "RDMA Read Request header (RFC 5040 §4.4)", "RDMA Read message size: 64", "DDP version (DV): 1");
@@ -85,7 +86,7 @@ class DecodeCommandTest {
 
     @Test
     void truncatedCaptureKeepsWhatWasDecodedAndNamesTheOffset() throws Exception {
-        byte[] whole = Files.readAllBytes(Repo.pcaps().resolve("siw/siw-rping-lo.pcap"));
+        byte[] whole = Files.readAllBytes(RepoPaths.pcaps().resolve("siw/siw-rping-lo.pcap"));
         Path cut = tmp.resolve("cut.pcap");
         Files.write(cut, Arrays.copyOf(whole, whole.length / 2 + 7));
         Path out = tmp.resolve("cut.txt");

@@ -1,5 +1,6 @@
 package io.rddp.cli;
 
+import io.rddp.testing.RepoPaths;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,7 +23,7 @@ class DecodeFilterTest {
     /** Frame numbers of the lines decode -Y prints (written with -o: standard output is fd 1 itself). */
     private List<String> frames(String capture, String filter) throws Exception {
         Path out = tmp.resolve("out.txt");
-        Object[] r = run("decode", "-q", "-o", out.toString(), "-Y", filter, Repo.pcaps().resolve(capture).toString());
+        Object[] r = run("decode", "-q", "-o", out.toString(), "-Y", filter, RepoPaths.pcaps().resolve(capture).toString());
         assertThat(r[0]).as("stderr: %s", r[2]).isEqualTo(0);
         return Files.readAllLines(out).stream().filter(l -> !l.isBlank()).map(l -> l.strip().split("\\s+")[0]).toList();
     }
@@ -46,7 +47,7 @@ class DecodeFilterTest {
     @Test
     void aBadFilterPointsAtItsColumnAndExitsTwo() {
         Object[] r = run("decode", "-Y", "rdmap.opcode == 1 && ddp.msm > 3",
-                Repo.pcaps().resolve("siw/siw-rping-lo.pcap").toString());
+                RepoPaths.pcaps().resolve("siw/siw-rping-lo.pcap").toString());
         assertThat(r[0]).isEqualTo(2);
         assertThat((String) r[2]).contains("rddp: -Y: column 22: unknown field 'ddp.msm' (did you mean 'ddp.msn'?)",
                 "  rdmap.opcode == 1 && ddp.msm > 3\n                       ^");

@@ -1,5 +1,6 @@
 package io.rddp.cli;
 
+import io.rddp.testing.RepoPaths;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,25 +24,25 @@ class DecodeGoldenTest {
     Path tmp;
 
     static List<Path> captures() throws IOException {
-        try (Stream<Path> s = Files.walk(Repo.pcaps())) {
+        try (Stream<Path> s = Files.walk(RepoPaths.pcaps())) {
             return s.filter(p -> p.toString().matches(".*\\.(pcap|pcapng)(\\.gz)?$"))
-                    .filter(p -> !p.startsWith(Repo.pcaps().resolve("expected")))
+                    .filter(p -> !p.startsWith(RepoPaths.pcaps().resolve("expected")))
                     // the siw conformance recordings have golden analyses beside them (SiwConformCapturesTest)
-                    .filter(p -> !p.startsWith(Repo.pcaps().resolve("siw-conform")))
+                    .filter(p -> !p.startsWith(RepoPaths.pcaps().resolve("siw-conform")))
                     .sorted().toList();
         }
     }
 
     static Path golden(Path capture) {
-        Path rel = Repo.pcaps().relativize(capture);
-        return Repo.pcaps().resolve("expected").resolve(rel.toString().replace('/', '_') + ".decode.jsonl");
+        Path rel = RepoPaths.pcaps().relativize(capture);
+        return RepoPaths.pcaps().resolve("expected").resolve(rel.toString().replace('/', '_') + ".decode.jsonl");
     }
 
     @TestFactory
     Stream<DynamicTest> everyBundledCaptureDecodesToItsGoldenFile() throws IOException {
         List<Path> caps = captures();
         assertThat(caps).as("bundled captures").isNotEmpty();
-        return caps.stream().map(cap -> DynamicTest.dynamicTest(Repo.pcaps().relativize(cap).toString(), () -> {
+        return caps.stream().map(cap -> DynamicTest.dynamicTest(RepoPaths.pcaps().relativize(cap).toString(), () -> {
             Path out = tmp.resolve(cap.getFileName() + ".jsonl");
             int rc = Main.run("decode", "--format", "jsonl", "--no-progress", "-q", "-o", out.toString(), cap.toString());
             assertThat(rc).isEqualTo(Main.EXIT_OK);

@@ -1,8 +1,9 @@
 package io.rddp.cli;
 
+import io.rddp.testing.RepoPaths;
 import io.rddp.live.LiveCapture;
 import io.rddp.live.LiveCaptureException;
-import io.rddp.live.LoopbackReplay;
+import io.rddp.testing.LoopbackReplay;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -52,7 +53,7 @@ class LiveCommandTest {
         } catch (LiveCaptureException e) {
             Assumptions.abort("live capture on lo not possible here: " + e.getMessage());
         }
-        var chunks = LoopbackReplay.chunks(Repo.pcaps().resolve("siw/siw-rping-lo.pcap"));
+        var chunks = LoopbackReplay.chunks(RepoPaths.pcaps().resolve("siw/siw-rping-lo.pcap"));
         Path report = tmp.resolve("report.json");
         Path annotated = tmp.resolve("annotated.pcapng");
         CompletableFuture<Object[]> cli = CompletableFuture.supplyAsync(() -> run("analyze", "-i", "lo", "-f",
@@ -71,10 +72,10 @@ class LiveCommandTest {
 
     @Test
     void liveOptionsNeedTheInterface() {
-        Object[] r = run("analyze", "-f", "tcp", Repo.pcaps().resolve("siw/siw-rping-lo.pcap").toString());
+        Object[] r = run("analyze", "-f", "tcp", RepoPaths.pcaps().resolve("siw/siw-rping-lo.pcap").toString());
         assertThat(r[0]).isEqualTo(2);
         assertThat((String) r[1]).contains("-f and --duration go with -i");
-        Object[] both = run("decode", "-i", "lo", Repo.pcaps().resolve("siw/siw-rping-lo.pcap").toString());
+        Object[] both = run("decode", "-i", "lo", RepoPaths.pcaps().resolve("siw/siw-rping-lo.pcap").toString());
         assertThat(both[0]).isEqualTo(2);
         assertThat((String) both[1]).contains("give either FILEs (or -r FILE) or -i IFACE, not both");
     }

@@ -1,5 +1,6 @@
 package io.rddp.cli;
 
+import io.rddp.testing.RepoPaths;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.DynamicTest;
@@ -29,7 +30,7 @@ class SiwConformCapturesTest {
     static Path tmp;
 
     static Path dir() {
-        return Repo.pcaps().resolve("siw-conform");
+        return RepoPaths.pcaps().resolve("siw-conform");
     }
 
     /** "severity check frame direction" of every warning and error, as golden.py writes them. */

@@ -1,5 +1,6 @@
 package io.rddp.cli;
 
+import io.rddp.testing.RepoPaths;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rddp.capture.CaptureReader;
@@ -38,11 +39,11 @@ class StatsCommandTest {
     }
 
     private static String cap(String rel) {
-        return Repo.pcaps().resolve(rel).toString();
+        return RepoPaths.pcaps().resolve(rel).toString();
     }
 
     private static CaptureStats engine(String rel) throws Exception {
-        try (CaptureReader r = CaptureReaders.open(Repo.pcaps().resolve(rel))) {
+        try (CaptureReader r = CaptureReaders.open(RepoPaths.pcaps().resolve(rel))) {
             return new StatsCollector().run(r, () -> { });
         }
     }
@@ -54,7 +55,7 @@ class StatsCommandTest {
         assertThat(run("stats", "-o", out.toString(), cap(rel))).isEqualTo(Main.EXIT_OK);
         // the file as a person would name it from the repository root
         String actual = Files.readString(out, StandardCharsets.UTF_8).replace(cap(rel), "pcaps/" + rel);
-        Path golden = Repo.pcaps().resolve("expected").resolve(rel.replace('/', '_') + ".stats.txt");
+        Path golden = RepoPaths.pcaps().resolve("expected").resolve(rel.replace('/', '_') + ".stats.txt");
         if (Boolean.getBoolean("rddp.updateGolden")) Files.writeString(golden, actual, StandardCharsets.UTF_8);
         assertThat(golden).as("golden file (create with -Drddp.updateGolden=true)").exists();
         assertThat(actual.lines()).containsExactlyElementsOf(Files.readAllLines(golden, StandardCharsets.UTF_8));
@@ -135,14 +136,14 @@ class StatsCommandTest {
     @Test
     void aFolderGivesStatsOfEveryCaptureInIt() throws Exception {
         Path out = tmp.resolve("siw.txt");
-        assertThat(run("stats", "-o", out.toString(), Repo.pcaps().resolve("siw").toString())).isZero();
+        assertThat(run("stats", "-o", out.toString(), RepoPaths.pcaps().resolve("siw").toString())).isZero();
         List<String> headers = Files.readAllLines(out).stream().filter(l -> l.startsWith("rddp stats: ")).toList();
         assertThat(headers).hasSize(9);
     }
 
     @Test
     void badInputIsAClearErrorWithFileAndFrameNeverAStackTrace() throws Exception {
-        byte[] whole = Files.readAllBytes(Repo.pcaps().resolve("siw/siw-rping-lo.pcap"));
+        byte[] whole = Files.readAllBytes(RepoPaths.pcaps().resolve("siw/siw-rping-lo.pcap"));
         Path cut = tmp.resolve("cut.pcap");
         Files.write(cut, Arrays.copyOf(whole, whole.length / 2 + 5));
         Path out = tmp.resolve("cut.txt");

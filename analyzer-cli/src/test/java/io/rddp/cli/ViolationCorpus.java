@@ -1,5 +1,6 @@
 package io.rddp.cli;
 
+import io.rddp.testing.RepoPaths;
 import io.rddp.analyze.Analyzer;
 import io.rddp.capture.CaptureWriter;
 import io.rddp.capture.LinkType;
@@ -500,7 +501,7 @@ final class ViolationCorpus {
     }
 
     static Path dir() {
-        return Repo.pcaps().resolve("violations");
+        return RepoPaths.pcaps().resolve("violations");
     }
 
     static void writeAll() throws IOException {

@@ -1,5 +1,6 @@
 package io.rddp.analyze;
 
+import io.rddp.testing.RepoPaths;
 import io.rddp.capture.CaptureReader;
 import io.rddp.capture.CaptureReaders;
 import io.rddp.capture.LinkType;
@@ -29,9 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class AnalyzerTest {
 
     static Path pcaps() {
-        String prop = System.getProperty("rddp.root");
-        Path root = prop != null ? Path.of(prop) : Path.of("..");
-        return root.resolve("pcaps");
+        return RepoPaths.pcaps();
     }
 
     static Analysis analyze(Path file) throws IOException {

@@ -1,5 +1,6 @@
 package io.rddp.capture;
 
+import io.rddp.testing.RepoPaths;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -35,12 +36,7 @@ final class TestCaptures {
     }
 
     static Path repoRoot() {
-        String prop = System.getProperty("rddp.root");
-        Path dir = prop != null && !prop.isBlank() ? Paths.get(prop) : Paths.get("").toAbsolutePath();
-        for (Path d = dir.toAbsolutePath(); d != null; d = d.getParent()) {
-            if (Files.isDirectory(d.resolve("analyzer-core"))) return d;
-        }
-        return dir.toAbsolutePath();
+        return RepoPaths.root();
     }
 
     /**

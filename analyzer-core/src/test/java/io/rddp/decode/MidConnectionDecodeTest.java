@@ -1,5 +1,6 @@
 package io.rddp.decode;
 
+import io.rddp.testing.RepoPaths;
 import io.rddp.capture.CaptureReader;
 import io.rddp.capture.CaptureReaders;
 import org.junit.jupiter.api.Test;
@@ -34,7 +35,7 @@ class MidConnectionDecodeTest {
     }
 
     private static void assertSameAsWhole(String whole, String cut, long firstKeptFrame) throws IOException {
-        Path root = TestFiles.root().resolve("pcaps");
+        Path root = RepoPaths.root().resolve("pcaps");
         List<Row> all = decode(root.resolve(whole));
         List<Row> part = decode(root.resolve(cut));
         List<String> expected = all.stream().filter(r -> r.frame() >= firstKeptFrame)
@@ -51,7 +52,7 @@ class MidConnectionDecodeTest {
     @Test
     void crcIsInferredOnFromTheFpdusThemselves() throws IOException {
         assertSameAsWhole("siw/host-to-siw-mpa-rev2-crc.pcap", "siw-cut/host-to-siw-mpa-rev2-crc-from-frame-9.pcap", 9);
-        try (CaptureReader r = CaptureReaders.open(TestFiles.root().resolve("pcaps/siw-cut/host-to-siw-mpa-rev2-crc-from-frame-9.pcap"))) {
+        try (CaptureReader r = CaptureReaders.open(RepoPaths.root().resolve("pcaps/siw-cut/host-to-siw-mpa-rev2-crc-from-frame-9.pcap"))) {
             List<Boolean> crcs = new ArrayList<>();
             new DecodePipeline(pdu -> crcs.add(pdu.fpdu().crcOk())).run(r);
             assertThat(crcs).isNotEmpty().containsOnly(true);

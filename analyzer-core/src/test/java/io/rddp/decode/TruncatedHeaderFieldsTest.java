@@ -1,5 +1,6 @@
 package io.rddp.decode;
 
+import io.rddp.testing.RepoPaths;
 import io.rddp.capture.CaptureReader;
 import io.rddp.capture.CaptureReaders;
 import io.rddp.filter.FieldRecord;
@@ -21,7 +22,7 @@ class TruncatedHeaderFieldsTest {
     /** The fields of every FPDU of a pcaps/violations capture, as the registry gives them. */
     private static List<Map<String, List<Object>>> fpdus(String name) throws IOException {
         List<Map<String, List<Object>>> out = new ArrayList<>();
-        try (CaptureReader r = CaptureReaders.open(TestFiles.root().resolve("pcaps/violations/" + name))) {
+        try (CaptureReader r = CaptureReaders.open(RepoPaths.root().resolve("pcaps/violations/" + name))) {
             new DecodePipeline(pdu -> {
                 if (pdu.fpdu() == null) return;
                 FieldRecord rec = new FieldRecord();

@@ -1,5 +1,6 @@
 package io.rddp.decode;
 
+import io.rddp.testing.RepoPaths;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rddp.capture.CaptureReader;
@@ -91,7 +92,7 @@ public class TsharkDifferentialTest {
      * golden analyses instead (SiwConformCapturesTest).
      */
     public static List<Path> captures() throws IOException {
-        Path pcaps = TestFiles.root().resolve("pcaps");
+        Path pcaps = RepoPaths.root().resolve("pcaps");
         try (Stream<Path> s = Files.walk(pcaps)) {
             return s.filter(p -> p.toString().matches(".*\\.(pcap|pcapng)(\\.gz)?$"))
                     .filter(p -> !pcaps.relativize(p).startsWith("siw-conform")).sorted().toList();

@@ -1,9 +1,9 @@
 package io.rddp.filter;
 
+import io.rddp.testing.RepoPaths;
 import io.rddp.capture.CaptureReader;
 import io.rddp.capture.CaptureReaders;
 import io.rddp.decode.DecodePipeline;
-import io.rddp.decode.TestFiles;
 import io.rddp.rpcrdma.RpcRdmaListener;
 import io.rddp.rpcrdma.RpcRdmaStage;
 import org.junit.jupiter.api.Test;
@@ -26,7 +26,7 @@ class DisplayFilterCaptureTest {
         DisplayFilter f = DisplayFilter.compile(filter);
         FieldRecord r = new FieldRecord();
         List<Long> out = new ArrayList<>();
-        try (CaptureReader reader = CaptureReaders.open(TestFiles.root().resolve(capture))) {
+        try (CaptureReader reader = CaptureReaders.open(RepoPaths.root().resolve(capture))) {
             new DecodePipeline(new RpcRdmaStage((RpcRdmaListener) (pdu, m, mv) -> {
                 DisplayFilter.describe(pdu, m, mv, null, null, r);
                 if (f.matches(r)) out.add(pdu.frame());
@@ -63,7 +63,7 @@ class DisplayFilterCaptureTest {
         TreeSet<String> seen = new TreeSet<>();
         FieldRecord r = new FieldRecord();
         List<Path> captures;
-        try (Stream<Path> s = Files.walk(TestFiles.root().resolve("pcaps"))) {
+        try (Stream<Path> s = Files.walk(RepoPaths.root().resolve("pcaps"))) {
             captures = s.filter(p -> p.toString().matches(".*\\.pcap(ng)?(\\.gz)?$")).toList();
         }
         for (Path p : captures) {

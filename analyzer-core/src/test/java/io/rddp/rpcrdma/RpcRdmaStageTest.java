@@ -1,5 +1,6 @@
 package io.rddp.rpcrdma;
 
+import io.rddp.testing.RepoPaths;
 import io.rddp.Notice;
 import io.rddp.capture.CaptureException;
 import io.rddp.capture.CaptureReader;
@@ -96,12 +97,7 @@ class RpcRdmaStageTest {
     }
 
     static Path root() {
-        String prop = System.getProperty("rddp.root");
-        if (prop != null && Files.isDirectory(Path.of(prop, "pcaps"))) return Path.of(prop);
-        for (Path p = Path.of("").toAbsolutePath(); p != null; p = p.getParent()) {
-            if (Files.isDirectory(p.resolve("pcaps")) && Files.exists(p.resolve("pom.xml"))) return p;
-        }
-        return null;
+        return RepoPaths.root();
     }
 
     // ---------------------------------------------------------------- a) no false positives

@@ -1,10 +1,10 @@
 package io.rddp.rpcrdma;
 
+import io.rddp.testing.RepoPaths;
 import io.rddp.capture.CaptureReader;
 import io.rddp.capture.CaptureReaders;
 import io.rddp.decode.DecodePipeline;
 import io.rddp.decode.Pdu;
-import io.rddp.decode.TestFiles;
 import io.rddp.decode.TsharkDifferentialTest;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
@@ -46,7 +46,7 @@ class TsharkRpcRdmaDifferentialTest {
             "rpcordma.errcode", "rpcordma.vers_low", "rpcordma.vers_high"};
 
     static Path root() {
-        return TestFiles.root();
+        return RepoPaths.root();
     }
 
     static boolean tsharkAvailable() {

@@ -1,5 +1,6 @@
 package io.rddp.sink;
 
+import io.rddp.testing.RepoPaths;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -13,8 +14,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class CheckCatalogueTest {
 
     static Path doc() {
-        String prop = System.getProperty("rddp.root");
-        return (prop != null ? Path.of(prop) : Path.of("..")).resolve("docs").resolve("checks.md");
+        return RepoPaths.doc("checks.md");
     }
 
     @Test

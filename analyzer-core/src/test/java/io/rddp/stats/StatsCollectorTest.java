@@ -1,5 +1,6 @@
 package io.rddp.stats;
 
+import io.rddp.testing.RepoPaths;
 import io.rddp.capture.CaptureReader;
 import io.rddp.capture.CaptureReaders;
 import io.rddp.capture.LinkType;
@@ -8,7 +9,6 @@ import io.rddp.ddp.UntaggedHeader;
 import io.rddp.decode.DecodePipeline;
 import io.rddp.decode.Pdu;
 import io.rddp.decode.PduListener;
-import io.rddp.decode.TestFiles;
 import io.rddp.generate.IwarpConnectionWriter;
 import io.rddp.generate.RpcRdmaWriter;
 import io.rddp.mpa.Fpdu;
@@ -293,7 +293,7 @@ class StatsCollectorTest {
     void aLongCallIsTimedFromItsSendAndNamedByTheCallRebuiltFromItsReadChunk() throws IOException {
         // the bundled NFS/RDMA capture (generate nfs-rdma --count 16 --seed 3): frames are 2 µs apart; the NFSv4
         // COMPOUND Long Call (RDMA_NOMSG, frame 24) is answered in frame 31, the Short one (frame 40) in frame 41
-        CaptureStats s = stats(TestFiles.root().resolve("pcaps/generated/nfs-rdma-crc.pcap"));
+        CaptureStats s = stats(RepoPaths.root().resolve("pcaps/generated/nfs-rdma-crc.pcap"));
         CaptureStats.RpcStats r = s.streams().get(0).rpc();
         assertThat(r.calls()).isEqualTo(16);
         assertThat(r.replies()).isEqualTo(16);
@@ -311,7 +311,7 @@ class StatsCollectorTest {
     /** An independent count of the rping capture: one Read in flight at a time, so each Response follows its Request. */
     @Test
     void rpingReadLatenciesAreThoseOfEachRequestAndTheResponseThatFollows() throws IOException {
-        Path rping = TestFiles.root().resolve("pcaps/siw/siw-rping-lo.pcap");
+        Path rping = RepoPaths.root().resolve("pcaps/siw/siw-rping-lo.pcap");
         List<Long> latencies = new ArrayList<>();
         long[] pending = {-1};
         try (CaptureReader r = CaptureReaders.open(rping)) {
@@ -345,7 +345,7 @@ class StatsCollectorTest {
     @Test
     void perftestReadBandwidthAnswersEveryOneOfItsFiftyReadsInOrder() throws IOException {
         // ib_read_bw -n 50 -s 65536: 50 Reads of 64 KiB on stream 1, many outstanding at once
-        CaptureStats s = stats(TestFiles.root().resolve("pcaps/siw/siw-read-bw-lo.pcap"));
+        CaptureStats s = stats(RepoPaths.root().resolve("pcaps/siw/siw-read-bw-lo.pcap"));
         StreamStats st = s.streams().get(1);
         CaptureStats.ReadStats r = st.readsByClient();
         assertThat(r.requests()).isEqualTo(50);
@@ -363,7 +363,7 @@ class StatsCollectorTest {
 
     @Test
     void everyBundledSiwCaptureGivesStatsWhoseCountsAddUpToItsPdus() throws IOException {
-        try (var files = Files.list(TestFiles.root().resolve("pcaps/siw"))) {
+        try (var files = Files.list(RepoPaths.root().resolve("pcaps/siw"))) {
             for (Path f : files.sorted().toList()) {
                 CaptureStats s = stats(f);
                 assertThat(s.error()).as(f.toString()).isNull();
@@ -386,7 +386,7 @@ class StatsCollectorTest {
 
     @Test
     void aTruncatedCaptureIsCountedUpToTheDamageAndSaysWhere() throws IOException {
-        byte[] whole = Files.readAllBytes(TestFiles.root().resolve("pcaps/siw/siw-rping-lo.pcap"));
+        byte[] whole = Files.readAllBytes(RepoPaths.root().resolve("pcaps/siw/siw-rping-lo.pcap"));
         Path cut = dir.resolve("cut.pcap");
         Files.write(cut, java.util.Arrays.copyOf(whole, whole.length - 30));
         CaptureStats s = stats(cut);

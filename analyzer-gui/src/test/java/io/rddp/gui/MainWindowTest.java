@@ -1,5 +1,6 @@
 package io.rddp.gui;
 
+import io.rddp.testing.RepoPaths;
 import io.rddp.gui.model.LadderEvent;
 import io.rddp.gui.model.PduIndex;
 import io.rddp.gui.view.LadderView;
@@ -8,7 +9,7 @@ import io.rddp.gui.view.PlacementView;
 import io.rddp.gui.vm.FieldNode;
 import io.rddp.gui.vm.MainViewModel;
 import io.rddp.gui.vm.PacketRow;
-import io.rddp.live.LoopbackReplay;
+import io.rddp.testing.LoopbackReplay;
 import io.rddp.sink.Violation;
 import javafx.scene.Node;
 import javafx.scene.canvas.Canvas;
@@ -62,7 +63,7 @@ class MainWindowTest {
     }
 
     private void load(FxRobot robot, String capture) throws Exception {
-        robot.interact(() -> vm.open(Captures.pcap(capture)));
+        robot.interact(() -> vm.open(RepoPaths.pcap(capture)));
         WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> !vm.busy.get());
         WaitForAsyncUtils.waitForFxEvents();
     }
@@ -244,7 +245,7 @@ class MainWindowTest {
         robot.interact(() -> vm.startCapture("lo", "tcp port " + p, 1000));
         if (vm.captureError.get() != null) Assumptions.abort("live capture on lo not possible here: " + vm.captureError.get());
         assertThat(vm.capturing.get()).isTrue();
-        LoopbackReplay.replay(LoopbackReplay.chunks(Captures.pcap("siw/siw-rping-lo.pcap")), port);
+        LoopbackReplay.replay(LoopbackReplay.chunks(RepoPaths.pcap("siw/siw-rping-lo.pcap")), port);
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> packets(robot).getItems().size() >= 72);
         robot.interact(() -> vm.stopCapture());
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> !vm.capturing.get());

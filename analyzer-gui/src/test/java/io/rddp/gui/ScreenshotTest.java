@@ -1,5 +1,6 @@
 package io.rddp.gui;
 
+import io.rddp.testing.RepoPaths;
 import io.rddp.gui.view.MainView;
 import io.rddp.gui.vm.FieldNode;
 import io.rddp.gui.vm.MainViewModel;
@@ -52,7 +53,7 @@ class ScreenshotTest {
         WaitForAsyncUtils.waitForFxEvents();
         Thread.sleep(300);
         WaitForAsyncUtils.waitForFxEvents();
-        Path dir = Captures.root().resolve("docs/images");
+        Path dir = RepoPaths.root().resolve("docs/images");
         Files.createDirectories(dir);
         WritableImage[] img = {null};
         robot.interact(() -> img[0] = stage.getScene().snapshot(null));
@@ -61,7 +62,7 @@ class ScreenshotTest {
     }
 
     private void load(FxRobot robot, String capture) throws Exception {
-        robot.interact(() -> vm.open(Captures.pcap(capture)));
+        robot.interact(() -> vm.open(RepoPaths.pcap(capture)));
         WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> !vm.busy.get());
         WaitForAsyncUtils.waitForFxEvents();
     }
@@ -123,6 +124,6 @@ class ScreenshotTest {
         shot(robot, "violations.png");
         robot.interact(() -> tabs.getSelectionModel().select(1));
         shot(robot, "ladder-terminate.png");
-        assertThat(Files.size(Captures.root().resolve("docs/images/main-window.png"))).isGreaterThan(10_000);
+        assertThat(Files.size(RepoPaths.root().resolve("docs/images/main-window.png"))).isGreaterThan(10_000);
     }
 }

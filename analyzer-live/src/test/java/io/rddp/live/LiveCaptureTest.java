@@ -1,5 +1,7 @@
 package io.rddp.live;
 
+import io.rddp.testing.LoopbackReplay;
+import io.rddp.testing.RepoPaths;
 import io.rddp.analyze.Analysis;
 import io.rddp.analyze.Analyzer;
 import io.rddp.sink.SinkModel;
@@ -24,12 +26,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class LiveCaptureTest {
 
     static Path root() {
-        String prop = System.getProperty("rddp.root");
-        if (prop != null && Files.isDirectory(Path.of(prop, "pcaps"))) return Path.of(prop);
-        for (Path p = Path.of("").toAbsolutePath(); p != null; p = p.getParent()) {
-            if (Files.isDirectory(p.resolve("pcaps")) && Files.exists(p.resolve("pom.xml"))) return p;
-        }
-        throw new IllegalStateException("repository root not found");
+        return RepoPaths.root();
     }
 
     /** Opens lo with a filter for one port, or skips the test saying why capture is impossible here. */

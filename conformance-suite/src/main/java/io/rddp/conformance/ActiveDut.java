@@ -1,6 +1,6 @@
 package io.rddp.conformance;
 
-import io.rddp.live.Recorder;
+import io.rddp.rnic.link.Recorder;
 
 /**
  * A DUT that can be the MPA Initiator (RFC 5044 §7.1.2): the tester listens, the DUT connects. The tester's end of the

@@ -2,9 +2,9 @@ package io.rddp.conformance;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.rddp.dut.ControlClient;
+import io.rddp.conformance.ControlClient;
 import io.rddp.dut.DutException;
-import io.rddp.live.Recorder;
+import io.rddp.rnic.link.Recorder;
 import io.rddp.mpa.MpaStartFrame;
 import io.rddp.rdmap.RdmapEncoder;
 import io.rddp.rdmap.ReadRequest;
@@ -374,7 +374,7 @@ public final class AgentDut implements Dut, ActiveDut {
             long sinkStag = 0x5EED00L, sinkTo = 0x1000;
             c.testerStag(sinkStag, sinkTo, 64, Set.of(StagRegistration.Access.WRITE));
             c.send(RdmapEncoder.readRequest(c.nextMsn(1), new ReadRequest(sinkStag, sinkTo, 64, b.stag(), b.to())));
-            if (!c.await(x -> readResponseBytes(x) >= 64 || x.peerClose() != io.rddp.live.Link.PeerClose.OPEN,
+            if (!c.await(x -> readResponseBytes(x) >= 64 || x.peerClose() != io.rddp.rnic.link.Link.PeerClose.OPEN,
                     t.reaction())) {
                 return "no RDMA Read Response on a fresh connection within " + t.reaction() + " ms";
             }

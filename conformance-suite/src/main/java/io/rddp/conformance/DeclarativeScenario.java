@@ -3,7 +3,7 @@ package io.rddp.conformance;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.rddp.ddp.DdpSegment;
-import io.rddp.dut.ControlClient;
+import io.rddp.conformance.ControlClient;
 import io.rddp.mpa.FpduEncoder;
 import io.rddp.mpa.MpaStartFrame;
 import io.rddp.rdmap.AtomicRequest;
@@ -179,9 +179,9 @@ final class DeclarativeScenario implements Scenario {
         ScenarioContext ctx = r.ctx();
         byte[] want = a.has("data") ? HexFormat.of().parseHex(a.path("data").asText()) : payload(a);
         boolean some = c.await(x -> AgentDut.readResponseBytes(x) >= want.length
-                || x.peerClose() != io.rddp.live.Link.PeerClose.OPEN, ctx.timeouts().reaction());
+                || x.peerClose() != io.rddp.rnic.link.Link.PeerClose.OPEN, ctx.timeouts().reaction());
         if (a.path("unless-closed").asBoolean(false) && AgentDut.readResponseBytes(c) < want.length
-                && c.peerClose() != io.rddp.live.Link.PeerClose.OPEN) {
+                && c.peerClose() != io.rddp.rnic.link.Link.PeerClose.OPEN) {
             return; // the DUT refused what came before (a reaction the scenario judges)
         }
         if (!some) {

@@ -3,8 +3,8 @@ package io.rddp.conformance;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.rddp.dut.ControlClient;
-import io.rddp.live.Link;
+import io.rddp.conformance.ControlClient;
+import io.rddp.rnic.link.Link;
 import io.rddp.mpa.MpaStartFrame;
 
 import java.nio.charset.StandardCharsets;

@@ -1,7 +1,7 @@
 package io.rddp.conformance;
 
-import io.rddp.live.Link;
-import io.rddp.live.Recorder;
+import io.rddp.rnic.link.Link;
+import io.rddp.rnic.link.Recorder;
 import io.rddp.mpa.MpaStartFrame;
 import io.rddp.rdmap.Opcode;
 import io.rddp.rdmap.RdmapEncoder;

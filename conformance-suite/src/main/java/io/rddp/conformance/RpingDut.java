@@ -1,6 +1,6 @@
 package io.rddp.conformance;
 
-import io.rddp.live.Recorder;
+import io.rddp.rnic.link.Recorder;
 import io.rddp.mpa.MpaStartFrame;
 import io.rddp.rdmap.Opcode;
 import io.rddp.rdmap.RdmapEncoder;
@@ -142,7 +142,7 @@ public final class RpingDut implements Dut {
         long stag = testerStag();
         c.testerStag(stag, TESTER_TO, SIZE, Set.of(StagRegistration.Access.READ, StagRegistration.Access.WRITE));
         c.send(RdmapEncoder.send(c.nextMsn(0), info(TESTER_TO, stag, SIZE), c.mulpdu(1460)));
-        if (!c.await(x -> readRequest(x) != null || x.peerClose() != io.rddp.live.Link.PeerClose.OPEN, t.reaction())) {
+        if (!c.await(x -> readRequest(x) != null || x.peerClose() != io.rddp.rnic.link.Link.PeerClose.OPEN, t.reaction())) {
             throw new Scenario.Skip("rping -s sent no RDMA Read Request for the advertised buffer", false);
         }
         ReadRequest rr = readRequest(c);
@@ -152,7 +152,7 @@ public final class RpingDut implements Dut {
         byte[] data = io.rddp.rnic.app.Rping.pingData(0, (int) rr.size());
         c.send(RdmapEncoder.readResponse(rr.sinkStag(), rr.sinkTo(), ByteBuffer.wrap(data), c.mulpdu(1460)));
         // the go-ahead: a 16-octet Send
-        c.await(x -> sends(x) >= 1 || x.peerClose() != io.rddp.live.Link.PeerClose.OPEN, t.reaction());
+        c.await(x -> sends(x) >= 1 || x.peerClose() != io.rddp.rnic.link.Link.PeerClose.OPEN, t.reaction());
         return new Session.DutBuffer(rr.sinkStag(), rr.sinkTo(), (int) rr.size(), -1);
     }
 
@@ -206,7 +206,7 @@ public final class RpingDut implements Dut {
             long sinkStag = 0x7E57_0002L, sinkTo = 0x20_0000;
             c.testerStag(sinkStag, sinkTo, b.length(), Set.of(StagRegistration.Access.WRITE));
             c.send(RdmapEncoder.send(c.nextMsn(0), info(sinkTo, sinkStag, b.length()), c.mulpdu(1460)));
-            if (!c.await(x -> sends(x) >= 2 || x.peerClose() != io.rddp.live.Link.PeerClose.OPEN, t.reaction())) {
+            if (!c.await(x -> sends(x) >= 2 || x.peerClose() != io.rddp.rnic.link.Link.PeerClose.OPEN, t.reaction())) {
                 return "rping -s did not finish a ping on a fresh connection within " + t.reaction() + " ms";
             }
             byte[] written = writes(c);

@@ -163,7 +163,7 @@ class DeadDutRestartTest {
                     () -> new io.rddp.rnic.RnicControl(rnic, "test"));
             InetSocketAddress at = first.address();
             io.rddp.dut.ControlServer[] second = new io.rddp.dut.ControlServer[1];
-            AgentDut dut = new AgentDut(io.rddp.dut.ControlClient.connect(at, 2000),
+            AgentDut dut = new AgentDut(io.rddp.conformance.ControlClient.connect(at, 2000),
                     new InetSocketAddress(InetAddress.getLoopbackAddress(), l.port()), l.port());
             try (dut) {
                 first.close(); // the agent died: its control channel is gone

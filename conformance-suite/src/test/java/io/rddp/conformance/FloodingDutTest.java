@@ -3,7 +3,7 @@ package io.rddp.conformance;
 import io.rddp.capture.CaptureReader;
 import io.rddp.capture.CaptureReaders;
 import io.rddp.capture.Frame;
-import io.rddp.live.Recorder;
+import io.rddp.rnic.link.Recorder;
 import io.rddp.mpa.FpduEncoder;
 import io.rddp.mpa.MpaStartFrame;
 import io.rddp.rdmap.RdmapEncoder;

@@ -1,6 +1,6 @@
 package io.rddp.conformance;
 
-import io.rddp.live.Link;
+import io.rddp.rnic.link.Link;
 import io.rddp.sink.ErrorType;
 import org.junit.jupiter.api.Test;
 

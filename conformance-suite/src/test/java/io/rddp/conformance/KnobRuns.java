@@ -1,6 +1,6 @@
 package io.rddp.conformance;
 
-import io.rddp.dut.ControlClient;
+import io.rddp.conformance.ControlClient;
 import io.rddp.dut.ControlServer;
 import io.rddp.rnic.Bug;
 import io.rddp.rnic.ConnectionSettings;

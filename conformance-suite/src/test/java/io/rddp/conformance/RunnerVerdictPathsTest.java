@@ -1,6 +1,6 @@
 package io.rddp.conformance;
 
-import io.rddp.live.Recorder;
+import io.rddp.rnic.link.Recorder;
 import io.rddp.rnic.RnicConfig;
 import org.junit.jupiter.api.Test;
 

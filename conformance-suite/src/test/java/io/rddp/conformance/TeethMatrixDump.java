@@ -1,5 +1,6 @@
 package io.rddp.conformance;
 
+import io.rddp.testing.RepoPaths;
 import io.rddp.rnic.Bug;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
@@ -77,7 +78,7 @@ class TeethMatrixDump {
 
     /** Puts {@code catches: [...]} before each scenario's requires (replacing the one it had). */
     private static void writeCatches(Map<String, Set<String>> failedBy) throws Exception {
-        Path dir = Path.of(System.getProperty("rddp.root", ".")).resolve(
+        Path dir = RepoPaths.root().resolve(
                 "conformance-suite/src/main/resources/io/rddp/conformance/scenarios");
         for (String file : Catalog.index()) {
             Path f = dir.resolve(file);

@@ -10,7 +10,7 @@ import io.rddp.conformance.ScenarioInfo;
 import io.rddp.conformance.ScriptedConnection;
 import io.rddp.conformance.Session;
 import io.rddp.conformance.Setup;
-import io.rddp.dut.ControlClient;
+import io.rddp.conformance.ControlClient;
 import io.rddp.rdmap.AtomicRequest;
 import io.rddp.rdmap.AtomicResponse;
 import io.rddp.rdmap.Opcode;
@@ -76,7 +76,7 @@ public final class AtomicConcurrencyScenario implements Scenario {
             int want = round * DEPTH;
             for (Session s : sessions) {
                 if (!s.conn().await(x -> responses(x).size() >= want
-                        || x.peerClose() != io.rddp.live.Link.PeerClose.OPEN, ctx.timeouts().reaction())) {
+                        || x.peerClose() != io.rddp.rnic.link.Link.PeerClose.OPEN, ctx.timeouts().reaction())) {
                     throw new ScenarioFailure("round " + round + ": the DUT answered " + responses(s.conn()).size()
                             + " of " + want + " FetchAdds on one connection");
                 }

@@ -12,7 +12,7 @@ import io.rddp.conformance.Session;
 import io.rddp.conformance.Setup;
 import io.rddp.ddp.TaggedHeader;
 import io.rddp.ddp.UntaggedHeader;
-import io.rddp.dut.ControlClient;
+import io.rddp.conformance.ControlClient;
 import io.rddp.dut.Values;
 import io.rddp.mpa.MpaStartFrame;
 import io.rddp.rdmap.Opcode;
@@ -128,7 +128,7 @@ public final class ManyOutstandingScenario implements Scenario {
         ctx.allowPlacement(0, (long) WRITES * WRITE_LEN);
 
         // answer the DUT's Reads in the order they come
-        if (!c.await(x -> count(x, Opcode.RDMA_READ_REQUEST) >= READS || x.peerClose() != io.rddp.live.Link.PeerClose.OPEN,
+        if (!c.await(x -> count(x, Opcode.RDMA_READ_REQUEST) >= READS || x.peerClose() != io.rddp.rnic.link.Link.PeerClose.OPEN,
                 ctx.timeouts().reaction())) {
             throw new ScenarioFailure("the DUT sent " + count(c, Opcode.RDMA_READ_REQUEST) + " of its " + READS
                     + " RDMA Read Requests");
@@ -175,7 +175,7 @@ public final class ManyOutstandingScenario implements Scenario {
         }
 
         // the DUT's Read Responses carry what the tester's Writes placed, in request order
-        c.await(x -> responses(x).size() >= READS || x.peerClose() != io.rddp.live.Link.PeerClose.OPEN,
+        c.await(x -> responses(x).size() >= READS || x.peerClose() != io.rddp.rnic.link.Link.PeerClose.OPEN,
                 ctx.timeouts().reaction());
         List<byte[]> responses = responses(c);
         if (responses.size() < READS) throw new ScenarioFailure("the DUT answered " + responses.size() + " of "

@@ -7,7 +7,7 @@ import io.rddp.conformance.ScenarioKeys;
 import io.rddp.conformance.ScenarioContext;
 import io.rddp.conformance.ScenarioInfo;
 import io.rddp.conformance.Setup;
-import io.rddp.dut.ControlClient;
+import io.rddp.conformance.ControlClient;
 
 import java.util.HashSet;
 import java.util.LinkedHashSet;
