@@ -1,4 +1,4 @@
-package io.rddp.fuzz;
+package io.rddp.rnic.fuzz;
 
 import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import com.code_intelligence.jazzer.junit.FuzzTest;
