@@ -1,4 +1,4 @@
-package io.rddp.cli;
+package io.rddp.corpus;
 
 import io.rddp.analyze.Analysis;
 import io.rddp.analyze.Analyzer;

@@ -1,4 +1,4 @@
-package io.rddp.cli;
+package io.rddp.corpus;
 
 import io.rddp.testing.RepoPaths;
 import io.rddp.analyze.Analyzer;
@@ -36,7 +36,7 @@ import static io.rddp.tcp.Direction.SERVER_TO_CLIENT;
 /**
  * The captures of pcaps/violations/: each breaks one rule, built with the project's encoder and nothing else
  * wrong. Deterministic, so {@code ViolationCorpusTest} checks that the checked-in files are exactly what this writes.
- * Rewrite them with: mvn -pl analyzer-cli test -Dtest=ViolationCorpusTest -Drddp.updateCorpus=true
+ * Rewrite them with: mvn -pl analyzer-core test -Dtest=ViolationCorpusTest -Drddp.updateCorpus=true
  */
 final class ViolationCorpus {
     private ViolationCorpus() {
