@@ -1,5 +1,6 @@
 package io.rddp.conformance;
 
+import io.rddp.testing.LoopbackServer;
 import io.rddp.rnic.Rnic;
 import io.rddp.rnic.RnicConfig;
 import io.rddp.rnic.RnicListener;
@@ -11,12 +12,10 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -30,39 +29,27 @@ class DeadDutRestartTest {
 
     /** A TCP relay in front of the emulated rping server that can be switched to swallow everything. */
     static final class Gate implements AutoCloseable {
-        final ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        final LoopbackServer server;
         final InetSocketAddress backend;
         volatile boolean hung;
-        final List<Socket> sockets = new CopyOnWriteArrayList<>();
 
         Gate(InetSocketAddress backend) throws IOException {
             this.backend = backend;
-            Thread t = new Thread(this::loop, "gate");
-            t.setDaemon(true);
-            t.start();
+            this.server = new LoopbackServer("gate", this::relay);
         }
 
         InetSocketAddress address() {
-            return new InetSocketAddress(InetAddress.getLoopbackAddress(), server.getLocalPort());
+            return server.address();
         }
 
-        private void loop() {
-            while (!server.isClosed()) {
-                try {
-                    Socket s = server.accept();
-                    sockets.add(s);
-                    if (hung) {
-                        pump(s.getInputStream(), OutputStream.nullOutputStream());
-                        continue;
-                    }
-                    Socket b = new Socket(backend.getAddress(), backend.getPort());
-                    sockets.add(b);
-                    pump(s.getInputStream(), b.getOutputStream());
-                    pump(b.getInputStream(), s.getOutputStream());
-                } catch (IOException e) {
-                    return;
-                }
+        private void relay(Socket s, LoopbackServer srv) throws IOException {
+            if (hung) {
+                pump(s.getInputStream(), OutputStream.nullOutputStream());
+                return;
             }
+            Socket b = srv.track(new Socket(backend.getAddress(), backend.getPort()));
+            pump(s.getInputStream(), b.getOutputStream());
+            pump(b.getInputStream(), s.getOutputStream());
         }
 
         private void pump(InputStream in, OutputStream out) {
@@ -80,7 +67,6 @@ class DeadDutRestartTest {
         @Override
         public void close() throws IOException {
             server.close();
-            for (Socket s : sockets) s.close();
         }
     }
 

@@ -1,5 +1,6 @@
 package io.rddp.conformance;
 
+import io.rddp.testing.LoopbackServer;
 import io.rddp.capture.CaptureReader;
 import io.rddp.capture.CaptureReaders;
 import io.rddp.capture.Frame;
@@ -14,9 +15,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -54,33 +53,16 @@ class FloodingDutTest {
 
     /** A plain TCP server that answers every connection with a flood until the tester goes away. */
     static final class HostileDut implements AutoCloseable {
-        final ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        final LoopbackServer server;
         final Flood flood;
-        final List<Socket> sockets = new CopyOnWriteArrayList<>();
 
         HostileDut(Flood flood) throws IOException {
             this.flood = flood;
-            Thread t = new Thread(this::accept, "hostile-accept");
-            t.setDaemon(true);
-            t.start();
+            this.server = new LoopbackServer("hostile-flood", (s, srv) -> serve(s));
         }
 
         InetSocketAddress address() {
-            return new InetSocketAddress(InetAddress.getLoopbackAddress(), server.getLocalPort());
-        }
-
-        private void accept() {
-            while (!server.isClosed()) {
-                try {
-                    Socket s = server.accept();
-                    sockets.add(s);
-                    Thread t = new Thread(() -> serve(s), "hostile-flood");
-                    t.setDaemon(true);
-                    t.start();
-                } catch (IOException e) {
-                    return;
-                }
-            }
+            return server.address();
         }
 
         private void serve(Socket s) {
@@ -127,7 +109,6 @@ class FloodingDutTest {
         @Override
         public void close() throws IOException {
             server.close();
-            for (Socket s : sockets) s.close();
         }
     }
 

@@ -1,5 +1,6 @@
 package io.rddp.conformance;
 
+import io.rddp.testing.LoopbackServer;
 import io.rddp.mpa.MpaStartFrame;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -7,12 +8,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -28,33 +26,16 @@ class MisbehavingDutTest {
 
     /** A TCP server that treats every connection the same wrong way. */
     static final class Server implements AutoCloseable {
-        final ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        final LoopbackServer server;
         final Misbehaviour how;
-        final List<Socket> sockets = new CopyOnWriteArrayList<>();
 
         Server(Misbehaviour how) throws IOException {
             this.how = how;
-            Thread t = new Thread(this::accept, "misbehaving-accept");
-            t.setDaemon(true);
-            t.start();
+            this.server = new LoopbackServer("misbehaving", (s, srv) -> serve(s));
         }
 
         InetSocketAddress address() {
-            return new InetSocketAddress(InetAddress.getLoopbackAddress(), server.getLocalPort());
-        }
-
-        private void accept() {
-            while (!server.isClosed()) {
-                try {
-                    Socket s = server.accept();
-                    sockets.add(s);
-                    Thread t = new Thread(() -> serve(s), "misbehaving");
-                    t.setDaemon(true);
-                    t.start();
-                } catch (IOException e) {
-                    return;
-                }
-            }
+            return server.address();
         }
 
         private void serve(Socket s) {
@@ -95,7 +76,6 @@ class MisbehavingDutTest {
         @Override
         public void close() throws IOException {
             server.close();
-            for (Socket s : sockets) s.close();
         }
     }
 
