@@ -85,7 +85,7 @@ final class DecodeCommand implements Callable<Integer> {
 
     @Option(names = {"-Y", "--display-filter"}, paramLabel = "FILTER",
             description = "Show only the PDUs that match FILTER, e.g. 'rdmap.opcode == 3 && ddp.msn > 10', 'violation',"
-                    + " 'stream == 2' (field names as in -V and JSON; see the README). A filter on violation reads"
+                    + " 'stream == 2' (field names as in -V and JSON; see docs/display-filters.md). A filter on violation reads"
                     + " the file twice (analysis first), so it needs a file, not standard input.")
     String displayFilter;
 
@@ -149,7 +149,7 @@ final class DecodeCommand implements Callable<Integer> {
             if (FilterFields.get(f) == null) {
                 String near = FilterFields.closest(f);
                 return "-e: unknown field '" + f + "'" + (near != null ? " (did you mean '" + near + "'?)" : "")
-                        + "; the names are those of -Y (README: Display filters)";
+                        + "; the names are those of -Y (docs/fields.md)";
             }
         }
         return null;

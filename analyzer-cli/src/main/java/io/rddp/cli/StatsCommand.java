@@ -137,7 +137,7 @@ final class StatsCommand implements Callable<Integer> {
     // ---------------------------------------------------------------- JSON
 
     /**
-     * The JSON form (README "Using rddp stats"): counts and byte totals as JSON numbers (exact below 2^53, which a
+     * The JSON form (docs/json.md): counts and byte totals as JSON numbers (exact below 2^53, which a
      * capture cannot pass); STags, TOs and XIDs as "0x..." strings; latencies in integer nanoseconds ({@code *Ns});
      * epoch times as "seconds.nanoseconds" strings, as decode's {@code time}.
      */

@@ -25,7 +25,7 @@ import java.util.regex.Pattern;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The command line as an engineer used to tshark meets it (issue 13): one meaning per option, help everywhere, no
+ * The command line as an engineer used to tshark meets it: one meaning per option, help everywhere, no
  * silent pass on input with nothing to analyse, reports that carry everything the text shows, hex identifiers.
  */
 class CliHabitsTest {

@@ -424,7 +424,7 @@ public final class SinkModel {
     }
 
     // Each input method runs its work in try/catch itself rather than in a lambda handed to one guard method: the
-    // lambdas captured per PDU, and bootstrapping them spun classes while the first frames waited (issue 14).
+    // lambdas captured per PDU, and bootstrapping them spun classes while the first frames waited.
     private void at(long frame) {
         if (frame > lastFrame) lastFrame = frame;
     }
