@@ -23,11 +23,17 @@ import java.nio.file.Path;
  * over all its connections. Past the cap no data is written, of either side — the sequence numbers go on, so the
  * capture shows a gap —, but handshakes, FINs and RSTs still are, so the capture ends cleanly; the first frame after
  * the gap carries a comment saying so, and {@link #truncated()} turns true. A peer that floods cannot fill the disk.
+ *
+ * <p>What is recorded reaches the file within {@link #FLUSH_INTERVAL_MS} ms, so a long-running {@code rddp peer
+ * --pcap} can be analysed (or followed) while it serves, not only after it exits.
  */
 public final class Recorder implements Closeable {
 
     /** Segment size of the recorded frames (Ethernet-sized, so tshark and Wireshark take them as they are). */
     public static final int MSS = 1460;
+
+    /** At most this long between a frame being recorded and its reaching the file. */
+    public static final long FLUSH_INTERVAL_MS = 500;
 
     /** No cap: everything is recorded. */
     public static final long UNCAPPED = Long.MAX_VALUE;
@@ -42,12 +48,48 @@ public final class Recorder implements Closeable {
     private boolean truncated;
     /** said on the next frame written: the one after the gap */
     private String pendingComment;
+    /** frames written since the last flush */
+    private boolean dirty;
+    private boolean closed;
+    private final Thread flusher;
 
     private Recorder(Path path, PcapngWriter out, long cap) {
         if (cap < 0) throw new IllegalArgumentException("cap " + cap);
         this.path = path;
         this.out = out;
         this.cap = cap;
+        this.flusher = out == null ? null : startFlusher();
+    }
+
+    /** A daemon thread that flushes what was recorded since its last turn; it ends with {@link #close()}. */
+    private Thread startFlusher() {
+        Thread t = new Thread(() -> {
+            try {
+                while (true) {
+                    Thread.sleep(FLUSH_INTERVAL_MS);
+                    if (!flushIfDirty()) return;
+                }
+            } catch (InterruptedException e) {
+                // closed
+            }
+        }, "recorder-flush");
+        t.setDaemon(true);
+        t.start();
+        return t;
+    }
+
+    /** Flushes recorded frames to the file; false once the recorder is closed or failed. */
+    private synchronized boolean flushIfDirty() {
+        if (closed || failure != null) return false;
+        if (!dirty) return true;
+        try {
+            out.flush();
+            dirty = false;
+        } catch (IOException e) {
+            failure = e;
+            return false;
+        }
+        return true;
     }
 
     public static Recorder create(Path path) throws IOException {
@@ -105,16 +147,22 @@ public final class Recorder implements Closeable {
     }
 
     @Override
-    public synchronized void close() throws IOException {
-        if (out != null) out.close();
+    public void close() throws IOException {
+        if (flusher != null) flusher.interrupt();
+        synchronized (this) {
+            if (closed) return;
+            closed = true;
+            if (out != null) out.close();
+        }
     }
 
     private synchronized void frame(byte[] bytes, long nanos) {
-        if (failure != null) return;
+        if (failure != null || closed) return;
         try {
             out.writePacket(nanos, ByteBuffer.wrap(bytes), bytes.length, pendingComment);
             pendingComment = null;
             frames++;
+            dirty = true;
         } catch (IOException e) {
             failure = e;
         }
