@@ -97,7 +97,8 @@ final class FpduFramer {
             return 0;
         }
         if (Boolean.FALSE.equals(ok)) {
-            c.notice(listener, Severity.WARNING, lastFrame, offset, String.format("FPDU at offset %d: CRC field 0x%08x, "
+            c.notice(listener, Severity.WARNING, lastFrame, offset, String.format("FPDU at offset %d: CRC field "
+                    + "0x%08x, "
                     + "computed CRC32c 0x%08x (RFC 5044 §4.4)", offset, field, computed));
         }
         int pad = padLength(ulpduLength);

@@ -62,7 +62,8 @@ public final class MpaDecoder implements TcpListener {
 
         public Options {
             if (lockFpdus < 1 || lockFpdus > FpduSearch.MAX_CHAIN) {
-                throw new IllegalArgumentException("lockFpdus must be 1.." + FpduSearch.MAX_CHAIN + ", was " + lockFpdus);
+                throw new IllegalArgumentException("lockFpdus must be 1.." + FpduSearch.MAX_CHAIN + ", was "
+                        + lockFpdus);
             }
             if (searchWindow < 2 * MAX_WIRE) {
                 throw new IllegalArgumentException("searchWindow must hold two largest FPDUs (" + 2 * MAX_WIRE
@@ -338,7 +339,8 @@ public final class MpaDecoder implements TcpListener {
             default:
                 if (!s.idleNoticed) {
                     s.idleNoticed = true;
-                    c.notice(listener, Severity.WARNING, s.frameAt(s.next), s.next, "octets after the MPA connection was "
+                    c.notice(listener, Severity.WARNING, s.frameAt(s.next), s.next, "octets after the MPA "
+                            + "connection was "
                             + "rejected are not framed");
                 }
                 return wl;
@@ -360,7 +362,8 @@ public final class MpaDecoder implements TcpListener {
                 startup.startUnseen(c, s, frame, "MPA start frame not captured (" + lost + " octets missing)");
             }
             case HOLD -> {
-                c.notice(listener, Severity.WARNING, frame, from, lost + " octets missing before the MPA start frame of the "
+                c.notice(listener, Severity.WARNING, frame, from, lost + " octets missing before the MPA start "
+                        + "frame of the "
                         + "other side was seen; " + s.len + " held octets dropped");
                 s.dropAcc();
                 s.next = end;
@@ -417,7 +420,8 @@ public final class MpaDecoder implements TcpListener {
         }
         if (s.len > 0) {
             String unit = s.state == State.START ? "an MPA start frame" : "an FPDU";
-            c.notice(listener, Severity.WARNING, s.frameAt(s.next), s.next, s.len + " octets at the end of the direction "
+            c.notice(listener, Severity.WARNING, s.frameAt(s.next), s.next, s.len + " octets at the end of the "
+                    + "direction "
                     + "do not complete " + unit + "; not delivered");
         }
         s.dropAcc();

@@ -46,7 +46,7 @@ final class MpaSide {
         this.dir = dir;
     }
 
-    /** Appends {@code n} octets of {@code data} from index {@code pos} (stream offset {@code dOff}, frame {@code frame}). */
+    /** Appends {@code n} octets of {@code data} from index {@code pos}: stream offset {@code dOff}, {@code frame}. */
     void append(ByteBuffer data, int pos, int n, long dOff, long frame, int searchWindow) {
         int need = len + n;
         if (need > buf.length) {

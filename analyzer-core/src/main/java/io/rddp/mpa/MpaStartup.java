@@ -130,7 +130,8 @@ final class MpaStartup {
         s.state = State.SEARCH;
         s.knownStart = false;
         s.scanFrom = s.next;
-        c.notice(listener, Severity.INFO, frame, s.next, why + ": no MPA handshake, inferring MPA parameters from the FPDUs");
+        c.notice(listener, Severity.INFO, frame, s.next, why
+                + ": no MPA handshake, inferring MPA parameters from the FPDUs");
         resolve(c);
     }
 

@@ -292,7 +292,8 @@ public final class TcpReassembler {
         try {
             if (start < h.next) {
                 // retransmission of delivered bytes: compare what history holds, then forget them
-                check.compareWithHistory(h, Math.max(start, 0), Math.min(capturedEnd, h.next), curView, curIndex, curStart);
+                check.compareWithHistory(h, Math.max(start, 0), Math.min(capturedEnd, h.next), curView, curIndex,
+                        curStart);
                 long lateEnd = Math.min(end, h.next);
                 if (h.gapEnd > 0 && h.gapEnd > start && h.gapStart < lateEnd) {
                     long a = Math.max(start, h.gapStart);
@@ -325,7 +326,8 @@ public final class TcpReassembler {
     }
 
     /** The segment holds the next byte: deliver it and whatever buffered chunks it joins. */
-    private void deliverInOrder(TrackedConnection c, Direction d, DirectionState h, long capturedEnd, long end, long frame) {
+    private void deliverInOrder(TrackedConnection c, Direction d, DirectionState h, long capturedEnd, long end,
+                                long frame) {
         while (true) {
             Chunk first = h.first();
             if (first != null && first.start <= h.next) {
@@ -470,7 +472,8 @@ public final class TcpReassembler {
         }
     }
 
-    private void deliver(TrackedConnection c, Direction d, DirectionState h, ByteBuffer buf, int index, int length, long frame) {
+    private void deliver(TrackedConnection c, Direction d, DirectionState h, ByteBuffer buf, int index, int length,
+                         long frame) {
         if (historySize > 0) check.remember(h, buf, index, length);
         buf.limit(index + length).position(index);
         long offset = h.next;
