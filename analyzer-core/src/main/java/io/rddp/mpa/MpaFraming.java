@@ -86,4 +86,17 @@ final class MpaFraming {
         }
         return crc.getValue();
     }
+
+    /** The CRC field read least significant octet first (RFC 5044 §4.4 via iSCSI; see {@link Fpdu}). */
+    static long crcField(ByteBuffer w, int base, int logical, int d0) {
+        long v = 0;
+        for (int i = 0; i < CRC_LENGTH; i++) {
+            v |= (long) u8(w, base + wireIndex(logical - CRC_LENGTH + i, d0)) << (8 * i);
+        }
+        return v;
+    }
+
+    static int u8(ByteBuffer w, int index) {
+        return w.get(index) & 0xFF;
+    }
 }

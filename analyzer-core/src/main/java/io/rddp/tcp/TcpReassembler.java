@@ -1,13 +1,13 @@
 package io.rddp.tcp;
 
 import io.rddp.Notice;
+import io.rddp.tcp.DirectionState.Chunk;
 
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
+
+import static io.rddp.tcp.DirectionState.SEQ_MASK;
 
 /**
  * Turns TCP segments into one ordered byte stream per direction of each connection and hands it to a
@@ -31,6 +31,11 @@ import java.util.TreeMap;
  * seen), so sequence numbers may wrap any number of times.</li>
  * </ul>
  * Memory grows with open connections only, each bounded by the {@link Limits}. Not thread-safe.
+ *
+ * <p>This class holds the TCP rules (sequence numbers, SYN, FIN, RST, ACK, delivery and gaps); its state lives in
+ * {@link ConnectionTable} (connections by 4-tuple, stream numbers), {@link TrackedConnection} and
+ * {@link DirectionState} (per direction, with its out-of-order chunks), and overlapping copies are compared by
+ * {@link RetransmitCheck}.
  */
 public final class TcpReassembler {
 
@@ -77,16 +82,14 @@ public final class TcpReassembler {
         }
     }
 
-    private static final long SEQ_MASK = 0xffffffffL;
     // RFC 7323 §2.3: the window scale is at most 14, so no sender can have more than 2^30 bytes in flight
     private static final long MAX_WINDOW = 1L << 30;
 
     private final TcpListener listener;
     private final Limits limits;
     private final int historySize;
-    private final LinkedHashMap<Key, Conn> connections = new LinkedHashMap<>(64, 0.75f, true);
-    private final Key probe = new Key();
-    private int nextIndex;
+    private final ConnectionTable connections = new ConnectionTable();
+    private final RetransmitCheck check;
 
     // the segment being processed, for comparing overlaps (curView == null: none)
     private ByteBuffer curView;
@@ -94,10 +97,6 @@ public final class TcpReassembler {
     private int curLimit;        // limit of curView covering the captured payload
     private long curStart;
     private long curCapturedEnd;
-    private long conflictBytes;
-    private long conflictCompared;
-    private long conflictFirst;
-    private long conflictFirstFrame;
 
     public TcpReassembler(TcpListener listener) {
         this(listener, Limits.defaults());
@@ -106,8 +105,8 @@ public final class TcpReassembler {
     public TcpReassembler(TcpListener listener, Limits limits) {
         this.listener = listener;
         this.limits = limits;
-        int check = limits.retransmitCheckBytes();
-        this.historySize = check == 0 ? 0 : Integer.highestOneBit(check);
+        this.check = new RetransmitCheck(limits.retransmitCheckBytes());
+        this.historySize = check.historySize;
     }
 
     /** Connections currently tracked. */
@@ -117,7 +116,7 @@ public final class TcpReassembler {
 
     /** Streams numbered so far (the next stream gets this index). */
     public int streamCount() {
-        return nextIndex;
+        return connections.streamCount();
     }
 
     /**
@@ -128,14 +127,14 @@ public final class TcpReassembler {
     public TcpConnection accept(TcpSegment seg) {
         Endpoint src = seg.source();
         long frame = seg.frame();
-        Conn c = connections.get(probe.set(src, seg.destination()));
+        TrackedConnection c = connections.get(src, seg.destination());
         if (c != null && seg.syn() && !seg.ack()) {
-            Half h = c.half(c.directionFrom(src));
+            DirectionState h = c.half(c.directionFrom(src));
             if (h.tsharkBase >= 0 && seg.sequence() != h.tsharkBase) {
                 notice(Notice.Severity.INFO, c, frame, -1, "4-tuple reused: a SYN from " + src
                         + " with sequence number " + seg.sequence() + " (base sequence number of stream " + c.index
-                        + " in that direction: " + h.tsharkBase + ") starts stream " + nextIndex);
-                connections.remove(c.key);
+                        + " in that direction: " + h.tsharkBase + ") starts stream " + connections.streamCount());
+                connections.remove(c);
                 end(c, frame);
                 c = null;
             }
@@ -144,8 +143,8 @@ public final class TcpReassembler {
             c = open(seg);
         }
         Direction d = c.directionFrom(src);
-        Half h = c.half(d);
-        Half r = c.half(d.reverse());
+        DirectionState h = c.half(d);
+        DirectionState r = c.half(d.reverse());
         // tshark's base sequence numbers, for its stream numbering rule only: every SYN (SYN-ACK too) sets its
         // direction's; otherwise the first of one below the direction's first sequence number or the peer's
         // first acknowledgment number sticks
@@ -167,7 +166,7 @@ public final class TcpReassembler {
      * @param lastFrame number of the last frame of the capture, reported as the frame that proved those gaps
      */
     public void finish(long lastFrame) {
-        for (Conn c : new ArrayList<>(connections.values())) {
+        for (TrackedConnection c : connections.snapshot()) {
             end(c, lastFrame);
         }
         connections.clear();
@@ -175,7 +174,7 @@ public final class TcpReassembler {
 
     // ------------------------------------------------------------------------------------------------------------
 
-    private Conn open(TcpSegment seg) {
+    private TrackedConnection open(TcpSegment seg) {
         Endpoint client = seg.source();
         Endpoint server = seg.destination();
         if (seg.syn() && seg.ack()) { // the SYN went the other way
@@ -185,16 +184,13 @@ public final class TcpReassembler {
         if (connections.size() >= limits.maxConnections()) {
             evictEldest(seg.frame());
         }
-        Conn c = new Conn(nextIndex++, client, server);
-        connections.put(c.key, c);
+        TrackedConnection c = connections.add(client, server);
         listener.onConnection(c);
         return c;
     }
 
     private void evictEldest(long frame) {
-        Iterator<Conn> it = connections.values().iterator();
-        Conn old = it.next();
-        it.remove();
+        TrackedConnection old = connections.removeEldest();
         long bytes = old.c2s.pendingBytes + old.s2c.pendingBytes;
         int chunks = old.c2s.pendingChunks() + old.s2c.pendingChunks();
         if (!old.closed() || bytes > 0) {
@@ -207,9 +203,9 @@ public final class TcpReassembler {
     }
 
     /** The connection leaves the table: holes become gaps, buffered bytes are delivered, memory is released. */
-    private void end(Conn c, long frame) {
+    private void end(TrackedConnection c, long frame) {
         for (Direction d : Direction.values()) {
-            Half h = c.half(d);
+            DirectionState h = c.half(d);
             if (h.started && !h.reset) {
                 advanceTo(c, d, h, h.knownEnd(), frame);
             }
@@ -218,7 +214,7 @@ public final class TcpReassembler {
         listener.onConnectionEnd(c, frame);
     }
 
-    private void segment(Conn c, Direction d, Half h, Half r, TcpSegment seg) {
+    private void segment(TrackedConnection c, Direction d, DirectionState h, DirectionState r, TcpSegment seg) {
         long seq = seg.sequence();
         long frame = seg.frame();
         if (seg.syn()) {
@@ -247,7 +243,7 @@ public final class TcpReassembler {
             return;
         }
         // SYN and FIN occupy one sequence number each (RFC 9293 §3.4)
-        long start = offsetOf(h, seg.syn() ? seq + 1 : seq);
+        long start = h.offsetOf(seg.syn() ? seq + 1 : seq);
         if (r.windowZero && !seg.syn() && !seg.fin()
                 && ((len == 1 && (start == h.next || start == h.next - 1)) || (len == 0 && start == h.next - 1))) {
             // RFC 9293 §3.8.6.1: the sender probes a zero window with one new byte (BSD, Windows; repeated until
@@ -274,7 +270,7 @@ public final class TcpReassembler {
         }
     }
 
-    private void data(Conn c, Direction d, Half h, TcpSegment seg, long start, int len) {
+    private void data(TrackedConnection c, Direction d, DirectionState h, TcpSegment seg, long start, int len) {
         long frame = seg.frame();
         long end = start + len;
         h.highestEnd = Math.max(h.highestEnd, end);
@@ -292,14 +288,12 @@ public final class TcpReassembler {
         curLimit = view.limit();
         curStart = start;
         curCapturedEnd = capturedEnd;
-        conflictBytes = 0;
-        conflictCompared = 0;
-        conflictFirst = -1;
-        conflictFirstFrame = -1;
+        check.begin();
         try {
             if (start < h.next) {
                 // retransmission of delivered bytes: compare what history holds, then forget them
-                compareWithHistory(h, Math.max(start, 0), Math.min(capturedEnd, h.next));
+                check.compareWithHistory(h, Math.max(start, 0), Math.min(capturedEnd, h.next), curView, curIndex,
+                        curStart);
                 long lateEnd = Math.min(end, h.next);
                 if (h.gapEnd > 0 && h.gapEnd > start && h.gapStart < lateEnd) {
                     long a = Math.max(start, h.gapStart);
@@ -315,12 +309,12 @@ public final class TcpReassembler {
                     buffer(h, start, capturedEnd, end, frame);
                 }
             }
-            if (conflictBytes > 0) {
-                notice(Notice.Severity.WARNING, c, frame, conflictFirst, c.describe(d)
-                        + " retransmitted bytes differ from the first copy: " + conflictBytes + " of "
-                        + conflictCompared + " overlapping bytes differ, "
-                        + "the first at offset " + conflictFirst + (conflictFirstFrame > 0 ? " (first copy in frame "
-                        + conflictFirstFrame + ")" : " (first copy already delivered)")
+            if (check.conflictBytes > 0) {
+                notice(Notice.Severity.WARNING, c, frame, check.conflictFirst, c.describe(d)
+                        + " retransmitted bytes differ from the first copy: " + check.conflictBytes + " of "
+                        + check.conflictCompared + " overlapping bytes differ, "
+                        + "the first at offset " + check.conflictFirst + (check.conflictFirstFrame > 0
+                        ? " (first copy in frame " + check.conflictFirstFrame + ")" : " (first copy already delivered)")
                         + "; the first copy was kept");
             }
         } finally {
@@ -332,7 +326,8 @@ public final class TcpReassembler {
     }
 
     /** The segment holds the next byte: deliver it and whatever buffered chunks it joins. */
-    private void deliverInOrder(Conn c, Direction d, Half h, long capturedEnd, long end, long frame) {
+    private void deliverInOrder(TrackedConnection c, Direction d, DirectionState h, long capturedEnd, long end,
+                                long frame) {
         while (true) {
             Chunk first = h.first();
             if (first != null && first.start <= h.next) {
@@ -355,7 +350,7 @@ public final class TcpReassembler {
      * Copies the bytes of [from, to) that no buffered chunk holds yet into new chunks, comparing the rest.
      * wireEnd > to: the segment's bytes from to on were cut off by snaplen.
      */
-    private void buffer(Half h, long from, long to, long wireEnd, long frame) {
+    private void buffer(DirectionState h, long from, long to, long wireEnd, long frame) {
         if (h.pending == null) h.pending = new TreeMap<>();
         Map.Entry<Long, Chunk> e = h.pending.floorEntry(from);
         if (e == null || e.getValue().end() <= from) e = h.pending.higherEntry(from);
@@ -369,20 +364,19 @@ public final class TcpReassembler {
             if (pos < k.start) {
                 addChunk(h, pos, k.start, frame, k.start);
             }
-            compareWithChunk(k, Math.max(pos, k.start), Math.min(to, k.end()));
+            check.compareWithChunk(k, Math.max(pos, k.start), Math.min(to, k.end()), curView, curIndex, curStart);
             pos = Math.max(pos, k.end());
             e = h.pending.higherEntry(k.start);
         }
     }
 
-    private void addChunk(Half h, long from, long to, long frame, long wireEnd) {
+    private void addChunk(DirectionState h, long from, long to, long frame, long wireEnd) {
         byte[] bytes = new byte[(int) (to - from)];
         curView.get(curIndex + (int) (from - curStart), bytes);
-        h.pending.put(from, new Chunk(from, bytes, frame, wireEnd));
-        h.pendingBytes += bytes.length;
+        h.addChunk(from, bytes, frame, wireEnd);
     }
 
-    private void enforceLimits(Conn c, Direction d, Half h, long frame) {
+    private void enforceLimits(TrackedConnection c, Direction d, DirectionState h, long frame) {
         while (!h.pending.isEmpty() && (h.pendingBytes > limits.maxBufferedBytes()
                 || h.pending.size() > limits.maxBufferedSegments())) {
             long holeEnd = h.pending.firstKey();
@@ -395,7 +389,7 @@ public final class TcpReassembler {
         }
     }
 
-    private void fin(Conn c, Direction d, Half h, long finOffset, long frame) {
+    private void fin(TrackedConnection c, Direction d, DirectionState h, long finOffset, long frame) {
         if (h.finOffset >= 0) {
             if (finOffset != h.finOffset) {
                 notice(Notice.Severity.INFO, c, frame, finOffset, c.describe(d) + " FIN at offset " + finOffset
@@ -410,7 +404,7 @@ public final class TcpReassembler {
         }
         h.finOffset = finOffset;
         if (h.pending != null && !h.pending.isEmpty() && h.pending.lastEntry().getValue().end() > finOffset) {
-            long dropped = dropFrom(h, finOffset);
+            long dropped = h.dropFrom(finOffset);
             notice(Notice.Severity.WARNING, c, frame, finOffset, c.describe(d) + " " + dropped
                     + " buffered bytes lie beyond the FIN; dropped");
         }
@@ -421,7 +415,7 @@ public final class TcpReassembler {
         if (c.closed()) c.releaseBoth();
     }
 
-    private void reset(Conn c, Direction d, Half h, Half r, long frame) {
+    private void reset(TrackedConnection c, Direction d, DirectionState h, DirectionState r, long frame) {
         // the connection is aborted (RFC 9293 §3.10.7.4): nothing will fill its holes any more, in either direction.
         // The RST's own sequence number is not trusted for more than that: a RST answering a segment without ACK
         // carries sequence number 0
@@ -434,9 +428,9 @@ public final class TcpReassembler {
         c.releaseBoth();
     }
 
-    private void acknowledge(Conn c, Direction d, Half h, long ack, long frame) {
+    private void acknowledge(TrackedConnection c, Direction d, DirectionState h, long ack, long frame) {
         if (!h.started || h.reset) return;
-        long target = offsetOf(h, ack);
+        long target = h.offsetOf(ack);
         if (h.finOffset >= 0 && target > h.finOffset) target = h.finOffset; // the FIN's own sequence number
         if (target > h.next && target - h.next <= MAX_WINDOW) {
             // the peer received bytes the capture did not show
@@ -445,7 +439,7 @@ public final class TcpReassembler {
     }
 
     /** Delivers buffered chunks and declares gaps until the direction has reached {@code target}. */
-    private void advanceTo(Conn c, Direction d, Half h, long target, long frame) {
+    private void advanceTo(TrackedConnection c, Direction d, DirectionState h, long target, long frame) {
         while (true) {
             Chunk first = h.first();
             if (first != null && first.start <= h.next) {
@@ -459,11 +453,11 @@ public final class TcpReassembler {
     }
 
     /** Delivers the part of a buffered chunk at or after the next offset, then forgets the chunk. */
-    private void release(Conn c, Direction d, Half h, Chunk k) {
-        h.pending.remove(k.start);
-        h.pendingBytes -= k.bytes.length;
+    private void release(TrackedConnection c, Direction d, DirectionState h, Chunk k) {
+        h.removeChunk(k);
         if (curView != null) { // the current segment, being later, lost the overlap to the chunk
-            compareWithChunk(k, Math.max(k.start, curStart), Math.min(k.end(), curCapturedEnd));
+            check.compareWithChunk(k, Math.max(k.start, curStart), Math.min(k.end(), curCapturedEnd), curView, curIndex,
+                    curStart);
         }
         if (k.end() > h.next) {
             int skip = (int) (h.next - k.start);
@@ -478,8 +472,9 @@ public final class TcpReassembler {
         }
     }
 
-    private void deliver(Conn c, Direction d, Half h, ByteBuffer buf, int index, int length, long frame) {
-        if (historySize > 0) remember(h, buf, index, length);
+    private void deliver(TrackedConnection c, Direction d, DirectionState h, ByteBuffer buf, int index, int length,
+                         long frame) {
+        if (historySize > 0) check.remember(h, buf, index, length);
         buf.limit(index + length).position(index);
         long offset = h.next;
         h.next += length;
@@ -489,7 +484,7 @@ public final class TcpReassembler {
         }
     }
 
-    private void gap(Conn c, Direction d, Half h, long length, long frame) {
+    private void gap(TrackedConnection c, Direction d, DirectionState h, long length, long frame) {
         long offset = h.next;
         h.gapStart = offset;
         h.gapEnd = offset + length;
@@ -498,233 +493,7 @@ public final class TcpReassembler {
         listener.onGap(c, d, offset, length, frame);
     }
 
-    // --- history of delivered bytes, for comparing retransmissions ---
-
-    private void remember(Half h, ByteBuffer buf, int index, int length) {
-        if (h.history == null) h.history = new byte[historySize];
-        long offset = h.next;
-        if (length > historySize) {
-            index += length - historySize;
-            offset += length - historySize;
-            length = historySize;
-        }
-        int at = (int) (offset & (historySize - 1));
-        int first = Math.min(length, historySize - at);
-        buf.get(index, h.history, at, first);
-        buf.get(index + first, h.history, 0, length - first);
-    }
-
-    private void compareWithHistory(Half h, long from, long to) {
-        if (h.history == null) return;
-        from = Math.max(from, Math.max(h.historyStart, h.next - historySize));
-        int mask = historySize - 1;
-        for (long o = from; o < to; o++) {
-            byte seen = h.history[(int) (o & mask)];
-            countConflict(o, seen != curView.get(curIndex + (int) (o - curStart)), -1);
-        }
-    }
-
-    private void compareWithChunk(Chunk k, long from, long to) {
-        for (long o = from; o < to; o++) {
-            countConflict(o, k.bytes[(int) (o - k.start)] != curView.get(curIndex + (int) (o - curStart)), k.frame);
-        }
-    }
-
-    private void countConflict(long offset, boolean differs, long firstFrame) {
-        conflictCompared++;
-        if (differs) {
-            if (conflictBytes++ == 0) {
-                conflictFirst = offset;
-                conflictFirstFrame = firstFrame;
-            }
-        }
-    }
-
-    // ------------------------------------------------------------------------------------------------------------
-
-    /** Stream offset of a sequence number: the one nearest the next expected byte, so any number of wraps works. */
-    private static long offsetOf(Half h, long seq) {
-        int rel = (int) (seq - (h.initialSeq + h.next));
-        return h.next + rel;
-    }
-
-    private static long dropFrom(Half h, long offset) {
-        long dropped = 0;
-        while (!h.pending.isEmpty() && h.pending.lastEntry().getValue().end() > offset) {
-            Chunk k = h.pending.pollLastEntry().getValue();
-            h.pendingBytes -= k.bytes.length;
-            if (k.start >= offset) {
-                dropped += k.bytes.length;
-            } else {
-                int keep = (int) (offset - k.start);
-                dropped += k.bytes.length - keep;
-                byte[] head = new byte[keep];
-                System.arraycopy(k.bytes, 0, head, 0, keep);
-                h.pending.put(k.start, new Chunk(k.start, head, k.frame, k.start + keep));
-                h.pendingBytes += keep;
-            }
-        }
-        return dropped;
-    }
-
-    private void notice(Notice.Severity severity, Conn c, long frame, long offset, String message) {
+    private void notice(Notice.Severity severity, TrackedConnection c, long frame, long offset, String message) {
         listener.onNotice(new Notice(severity, "tcp", frame, c.index, offset, message));
-    }
-
-    // ------------------------------------------------------------------------------------------------------------
-
-    /** Connection-table key matching a 4-tuple in either direction. Mutable only for the lookup probe. */
-    private static final class Key {
-        private Endpoint a;
-        private Endpoint b;
-        private int hash;
-
-        Key set(Endpoint a, Endpoint b) {
-            this.a = a;
-            this.b = b;
-            this.hash = a.hashCode() + b.hashCode(); // symmetric
-            return this;
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof Key k && ((same(a, k.a) && same(b, k.b)) || (same(a, k.b) && same(b, k.a)));
-        }
-
-        @Override
-        public int hashCode() {
-            return hash;
-        }
-
-        private static boolean same(Endpoint x, Endpoint y) {
-            return x == y || x.equals(y);
-        }
-    }
-
-    /** Out-of-order bytes; wireEnd > end when the frame was cut by snaplen and had bytes after these. */
-    private record Chunk(long start, byte[] bytes, long frame, long wireEnd) {
-        long end() {
-            return start + bytes.length;
-        }
-    }
-
-    /** One direction's stream state. */
-    private static final class Half {
-        boolean started;
-        boolean synSeen;
-        boolean reset;
-        boolean finDelivered;
-        boolean windowZero;      // the last ACK this direction's sender sent advertised a zero window
-        long initialSeq;         // sequence number of offset 0
-        long next;               // next offset to deliver
-        long finOffset = -1;
-        long tsharkBase = -1;
-        TreeMap<Long, Chunk> pending; // out-of-order chunks by start offset, never overlapping
-        long pendingBytes;
-        byte[] history;          // ring of the last delivered bytes, indexed by offset
-        long historyStart;       // lowest offset the history may hold
-        long gapStart = -1;      // the last gap declared
-        long gapEnd = -1;
-        long highestEnd;         // end of the highest segment seen, the bytes a snaplen cut off included
-
-        void start(long initialSequence, boolean syn) {
-            started = true;
-            synSeen = syn;
-            initialSeq = initialSequence & SEQ_MASK;
-        }
-
-        Chunk first() {
-            return pending == null || pending.isEmpty() ? null : pending.firstEntry().getValue();
-        }
-
-        int pendingChunks() {
-            return pending == null ? 0 : pending.size();
-        }
-
-        /** End of the bytes known to exist: buffered or seen on the wire (a FIN ends them). */
-        long knownEnd() {
-            long end = Math.max(next, highestEnd);
-            if (pending != null && !pending.isEmpty()) end = Math.max(end, pending.lastEntry().getValue().end());
-            return finOffset >= 0 ? Math.min(end, Math.max(next, finOffset)) : end;
-        }
-
-        void release() {
-            pending = null;
-            pendingBytes = 0;
-            history = null;
-        }
-    }
-
-    private static final class Conn implements TcpConnection {
-        final int index;
-        final Endpoint client;
-        final Endpoint server;
-        final Key key;
-        final Half c2s = new Half();
-        final Half s2c = new Half();
-
-        Conn(int index, Endpoint client, Endpoint server) {
-            this.index = index;
-            this.client = client;
-            this.server = server;
-            this.key = new Key().set(client, server);
-        }
-
-        Direction directionFrom(Endpoint source) {
-            return source == client || source.equals(client) ? Direction.CLIENT_TO_SERVER
-                    : Direction.SERVER_TO_CLIENT;
-        }
-
-        Half half(Direction d) {
-            return d == Direction.CLIENT_TO_SERVER ? c2s : s2c;
-        }
-
-        boolean closed() {
-            return c2s.reset || s2c.reset || (c2s.finDelivered && s2c.finDelivered);
-        }
-
-        void releaseBoth() {
-            if (c2s.pendingBytes == 0 && s2c.pendingBytes == 0) {
-                c2s.history = null;
-                s2c.history = null;
-            }
-        }
-
-        @Override
-        public int index() {
-            return index;
-        }
-
-        @Override
-        public Endpoint client() {
-            return client;
-        }
-
-        @Override
-        public Endpoint server() {
-            return server;
-        }
-
-        @Override
-        public boolean synSeen(Direction d) {
-            return half(d).synSeen;
-        }
-
-        /** {@inheritDoc} -1 while nothing was seen in that direction. */
-        @Override
-        public long initialSequence(Direction d) {
-            Half h = half(d);
-            return h.started ? h.initialSeq : -1;
-        }
-
-        /** "10.0.0.1:40000 -> 10.0.0.2:4420:", the direction's endpoints, to start a notice with. */
-        String describe(Direction d) {
-            return source(d) + " -> " + destination(d) + ":";
-        }
-
-        @Override
-        public String toString() {
-            return "stream " + index + " (" + client + " -> " + server + ")";
-        }
     }
 }
