@@ -1,13 +1,15 @@
 package io.rddp.cli;
 
-import com.fasterxml.jackson.core.JsonEncoding;
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
 import io.rddp.Notice;
 import io.rddp.analyze.Analysis;
 import io.rddp.mpa.MpaStartFrame;
 import io.rddp.rdmap.Opcode;
+import io.rddp.report.JsonReports;
+import io.rddp.report.JunitCase;
+import io.rddp.report.JunitOutcome;
+import io.rddp.report.JunitTotals;
+import io.rddp.report.JunitXmlWriter;
 import io.rddp.sink.ErrorType;
 import io.rddp.sink.Layer;
 import io.rddp.sink.Severity;
@@ -15,9 +17,6 @@ import io.rddp.sink.StreamSummary;
 import io.rddp.sink.Violation;
 import io.rddp.tcp.Direction;
 
-import javax.xml.stream.XMLOutputFactory;
-import javax.xml.stream.XMLStreamException;
-import javax.xml.stream.XMLStreamWriter;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.OutputStreamWriter;
@@ -152,14 +151,11 @@ final class AnalysisReports {
 
     /** One report object; several files give a JSON array of them. */
     static void json(List<FileResult> all, boolean many, OutputStream os) throws IOException {
-        try (JsonGenerator j = JsonFactory.builder().build().createGenerator(os, JsonEncoding.UTF8)) {
-            j.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
-            j.setPrettyPrinter(new DefaultPrettyPrinter());
+        JsonReports.write(os, j -> {
             if (many) j.writeStartArray();
             for (FileResult r : all) json(r, j);
             if (many) j.writeEndArray();
-            j.writeRaw('\n');
-        }
+        });
     }
 
     private static void json(FileResult r, JsonGenerator j) throws IOException {
@@ -282,47 +278,24 @@ final class AnalysisReports {
      */
     static void junit(List<FileResult> all, Severity failLevel, boolean many, OutputStream os)
             throws IOException {
-        try {
-            XMLStreamWriter x = XMLOutputFactory.newFactory().createXMLStreamWriter(os, "UTF-8");
-            x.writeStartDocument("UTF-8", "1.0");
-            x.writeCharacters("\n");
-            if (many) {
-                x.writeStartElement("testsuites");
-                x.writeCharacters("\n");
-            }
-            for (FileResult r : all) junit(r, failLevel, x);
-            if (many) x.writeEndElement();
-            x.writeCharacters("\n");
-            x.writeEndDocument();
-            x.flush();
-        } catch (XMLStreamException e) {
-            throw new IOException(e);
-        }
+        JunitXmlWriter x = JunitXmlWriter.to(os).startDocument();
+        if (many) x.startSuites(null).space("\n");
+        for (FileResult r : all) junit(r, failLevel, x);
+        if (many) x.end();
+        x.space("\n").finish();
     }
 
-    private static void junit(FileResult r, Severity failLevel, XMLStreamWriter x) throws XMLStreamException {
+    private static void junit(FileResult r, Severity failLevel, JunitXmlWriter x) throws IOException {
         String file = r.file();
         Analysis a = r.analysis();
         // test names unique across files: the file is part of the class name
         String prefix = "rddp." + file.replaceAll("[^A-Za-z0-9_.-]", "_") + ".";
+        String suite = "rddp analyze " + file;
         if (a == null || r.nothing() != null) {
-            x.writeStartElement("testsuite");
-            x.writeAttribute("name", "rddp analyze " + file);
-            x.writeAttribute("tests", "1");
-            x.writeAttribute("failures", "0");
-            x.writeAttribute("errors", "1");
-            x.writeAttribute("skipped", "0");
-            x.writeCharacters("\n  ");
-            x.writeStartElement("testcase");
-            x.writeAttribute("classname", prefix + "capture");
-            x.writeAttribute("name", a == null ? "read" : "iwarp");
-            x.writeStartElement("error");
-            x.writeAttribute("message", a == null ? "cannot read: " + r.error() : r.nothing());
-            x.writeEndElement();
-            x.writeEndElement();
-            x.writeCharacters("\n");
-            x.writeEndElement();
-            x.writeCharacters("\n");
+            x.startSuite(new JunitTotals(suite, 1, 0, 1, 0, null), null).space("\n  ");
+            x.testcase(new JunitCase(prefix + "capture", a == null ? "read" : "iwarp", null,
+                    JunitOutcome.error(a == null ? "cannot read: " + r.error() : r.nothing(), null, null), null));
+            x.space("\n").end().space("\n");
             return;
         }
         Map<String, List<Violation>> cases = new LinkedHashMap<>();
@@ -336,62 +309,32 @@ final class AnalysisReports {
             cases.computeIfAbsent(v.stream() + "|" + v.layer(), k -> new ArrayList<>()).add(v);
         }
         long failures = cases.values().stream().filter(vs -> vs.stream().anyMatch(v -> fails(v, failLevel))).count();
-        x.writeStartElement("testsuite");
-        x.writeAttribute("name", "rddp analyze " + file);
-        x.writeAttribute("tests", Integer.toString(cases.size() + (a.notices().isEmpty() ? 0 : 1)));
-        x.writeAttribute("failures", Long.toString(failures));
-        x.writeAttribute("errors", a.error() != null ? "1" : "0");
-        x.writeAttribute("skipped", "0");
-        x.writeCharacters("\n");
+        x.startSuite(new JunitTotals(suite, cases.size() + (a.notices().isEmpty() ? 0 : 1), failures,
+                a.error() != null ? 1 : 0, 0, null), null).space("\n");
         for (Map.Entry<String, List<Violation>> c : cases.entrySet()) {
             String[] key = c.getKey().split("\\|");
-            x.writeCharacters("  ");
-            x.writeStartElement("testcase");
-            x.writeAttribute("classname", prefix + "stream" + key[0]);
-            x.writeAttribute("name", key[1]);
             List<Violation> failing = c.getValue().stream().filter(v -> fails(v, failLevel)).toList();
-            if (!failing.isEmpty()) {
-                x.writeStartElement("failure");
-                x.writeAttribute("message", failing.size() + " violation(s), first: " + failing.get(0));
-                x.writeAttribute("type", failing.get(0).id());
-                x.writeCharacters(failing.stream().map(Violation::toString).collect(Collectors.joining("\n")));
-                x.writeEndElement();
-            }
             List<Violation> rest = c.getValue().stream().filter(v -> !fails(v, failLevel)).toList();
-            if (!rest.isEmpty()) {
-                x.writeStartElement("system-out");
-                x.writeCharacters(rest.stream().map(Violation::toString).collect(Collectors.joining("\n")));
-                x.writeEndElement();
-            }
-            x.writeEndElement();
-            x.writeCharacters("\n");
+            JunitOutcome failure = failing.isEmpty() ? null : JunitOutcome.failure(failing.size()
+                    + " violation(s), first: " + failing.get(0), failing.get(0).id(), lines(failing));
+            x.space("  ").testcase(new JunitCase(prefix + "stream" + key[0], key[1], null, failure,
+                    rest.isEmpty() ? null : lines(rest))).space("\n");
         }
         if (!a.notices().isEmpty()) {
             // notices are facts, not failures: a passing case whose output lists them
-            x.writeCharacters("  ");
-            x.writeStartElement("testcase");
-            x.writeAttribute("classname", prefix + "capture");
-            x.writeAttribute("name", "notices");
-            x.writeStartElement("system-out");
-            x.writeCharacters(a.notices().stream().map(Notice::toString).collect(Collectors.joining("\n"))
-                    + (a.noticesDropped() > 0 ? "\n... and " + a.noticesDropped() + " more" : ""));
-            x.writeEndElement();
-            x.writeEndElement();
-            x.writeCharacters("\n");
+            String out = a.notices().stream().map(Notice::toString).collect(Collectors.joining("\n"))
+                    + (a.noticesDropped() > 0 ? "\n... and " + a.noticesDropped() + " more" : "");
+            x.space("  ").testcase(new JunitCase(prefix + "capture", "notices", null, null, out)).space("\n");
         }
         if (a.error() != null) {
-            x.writeCharacters("  ");
-            x.writeStartElement("testcase");
-            x.writeAttribute("classname", prefix + "capture");
-            x.writeAttribute("name", "read");
-            x.writeStartElement("error");
-            x.writeAttribute("message", a.error());
-            x.writeEndElement();
-            x.writeEndElement();
-            x.writeCharacters("\n");
+            x.space("  ").testcase(new JunitCase(prefix + "capture", "read", null,
+                    JunitOutcome.error(a.error(), null, null), null)).space("\n");
         }
-        x.writeEndElement();
-        x.writeCharacters("\n");
+        x.end().space("\n");
+    }
+
+    private static String lines(List<Violation> vs) {
+        return vs.stream().map(Violation::toString).collect(Collectors.joining("\n"));
     }
 
     private static boolean fails(Violation v, Severity level) {
