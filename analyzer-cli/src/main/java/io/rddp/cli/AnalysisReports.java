@@ -106,11 +106,8 @@ final class AnalysisReports {
     }
 
     private static String byOpcode(StreamSummary.Counters c) {
-        if (c.messagesByOpcode().isEmpty()) return "";
-        return c.messagesByOpcode().entrySet().stream()
-                .sorted(Map.Entry.comparingByKey())
-                .map(e -> e.getKey().shortName() + " " + e.getValue())
-                .collect(Collectors.joining(", ", " (", ")"));
+        String text = c.opcodes().messagesText();
+        return text.isEmpty() ? "" : " (" + text + ")";
     }
 
     private static Map<String, List<Violation>> byCheck(List<Violation> vs) {

@@ -11,7 +11,7 @@ import io.rddp.rdmap.Terminate;
 import io.rddp.report.JsonReports;
 import io.rddp.stats.CaptureStats;
 import io.rddp.stats.CaptureStats.DirectionStats;
-import io.rddp.stats.CaptureStats.OpcodeStats;
+import io.rddp.count.OpcodeCounts;
 import io.rddp.stats.CaptureStats.ProcedureStats;
 import io.rddp.stats.CaptureStats.ReadStats;
 import io.rddp.stats.CaptureStats.RpcStats;
@@ -194,7 +194,7 @@ final class StatsCommand implements Callable<Integer> {
             j.writeNumberField("startFrameBytes", ds.startFrameBytes());
             j.writeNumberField("wireBytes", ds.wireBytes());
             j.writeArrayFieldStart("opcodes");
-            for (OpcodeStats o : ds.opcodes()) {
+            for (OpcodeCounts o : ds.opcodes()) {
                 j.writeStartObject();
                 j.writeNumberField("opcode", o.code());
                 j.writeStringField("name", o.name());
