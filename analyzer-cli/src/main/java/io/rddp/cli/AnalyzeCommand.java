@@ -268,12 +268,12 @@ final class AnalyzeCommand implements Callable<Integer> {
                 case text -> {
                     for (int i = 0; i < done.size(); i++) {
                         if (i > 0) out.write("\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
-                        AnalysisReports.text(done.get(i), verbose, out);
+                        AnalysisText.text(done.get(i), verbose, out);
                     }
-                    if (done.size() > 1) AnalysisReports.total(done, out);
+                    if (done.size() > 1) AnalysisText.total(done, out);
                 }
-                case json -> AnalysisReports.json(done, inputs.size() > 1, out);
-                case junit -> AnalysisReports.junit(done, failLevel(), inputs.size() > 1, out);
+                case json -> AnalysisJson.json(done, inputs.size() > 1, out);
+                case junit -> AnalysisJunit.junit(done, failLevel(), inputs.size() > 1, out);
             }
         } catch (IOException e) {
             if (output == null && Outputs.brokenPipe(e)) return worst;

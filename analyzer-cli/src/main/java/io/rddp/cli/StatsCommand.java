@@ -1,9 +1,6 @@
 package io.rddp.cli;
 
-import com.fasterxml.jackson.core.JsonEncoding;
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
 import io.rddp.capture.CaptureReader;
 import io.rddp.ddp.DdpHeader;
 import io.rddp.ddp.TaggedHeader;
@@ -11,9 +8,10 @@ import io.rddp.ddp.UntaggedHeader;
 import io.rddp.decode.PduFields;
 import io.rddp.rdmap.ReadRequest;
 import io.rddp.rdmap.Terminate;
+import io.rddp.report.JsonReports;
 import io.rddp.stats.CaptureStats;
 import io.rddp.stats.CaptureStats.DirectionStats;
-import io.rddp.stats.CaptureStats.OpcodeStats;
+import io.rddp.count.OpcodeCounts;
 import io.rddp.stats.CaptureStats.ProcedureStats;
 import io.rddp.stats.CaptureStats.ReadStats;
 import io.rddp.stats.CaptureStats.RpcStats;
@@ -142,14 +140,11 @@ final class StatsCommand implements Callable<Integer> {
      * epoch times as "seconds.nanoseconds" strings, as decode's {@code time}.
      */
     static void json(List<CaptureStats> all, List<String> files, boolean many, OutputStream os) throws IOException {
-        try (JsonGenerator j = JsonFactory.builder().build().createGenerator(os, JsonEncoding.UTF8)) {
-            j.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
-            j.setPrettyPrinter(new DefaultPrettyPrinter());
+        JsonReports.write(os, j -> {
             if (many) j.writeStartArray();
             for (int i = 0; i < all.size(); i++) json(all.get(i), files.get(i), j);
             if (many) j.writeEndArray();
-            j.writeRaw('\n');
-        }
+        });
     }
 
     private static void json(CaptureStats s, String file, JsonGenerator j) throws IOException {
@@ -199,7 +194,7 @@ final class StatsCommand implements Callable<Integer> {
             j.writeNumberField("startFrameBytes", ds.startFrameBytes());
             j.writeNumberField("wireBytes", ds.wireBytes());
             j.writeArrayFieldStart("opcodes");
-            for (OpcodeStats o : ds.opcodes()) {
+            for (OpcodeCounts o : ds.opcodes()) {
                 j.writeStartObject();
                 j.writeNumberField("opcode", o.code());
                 j.writeStringField("name", o.name());

@@ -77,7 +77,7 @@ class StatsCommandTest {
         JsonNode ops = stream.path("serverToClient").path("opcodes");
         assertThat(ops.size()).isEqualTo(st.serverToClient().opcodes().size());
         for (int i = 0; i < ops.size(); i++) {
-            CaptureStats.OpcodeStats o = st.serverToClient().opcodes().get(i);
+            io.rddp.count.OpcodeCounts o = st.serverToClient().opcodes().get(i);
             assertThat(ops.get(i).path("name").asText()).isEqualTo(o.name());
             assertThat(ops.get(i).path("segments").asLong()).isEqualTo(o.segments());
             assertThat(ops.get(i).path("messages").asLong()).isEqualTo(o.messages());

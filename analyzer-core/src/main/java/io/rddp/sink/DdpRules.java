@@ -377,7 +377,7 @@ final class DdpRules {
         }
         long length = m.tagged ? m.bytes : m.maxEnd;
         d.messages++;
-        d.byOpcode[m.control.opcode()]++;
+        d.byOpcode.add(m.control.opcode(), m.segments, 1, length, 0);
         if (!m.tagged) d.bytesDelivered += m.bytes; // tagged octets are counted as placed, per segment
         rdmap.onMessageComplete(s, d, frame, m, length);
         reporter.deliver(new Delivery(s.index, d.direction, d.deliveries++, m.firstFrame, frame, m.tagged,

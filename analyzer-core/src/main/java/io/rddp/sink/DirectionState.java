@@ -1,5 +1,6 @@
 package io.rddp.sink;
 
+import io.rddp.count.DirectionCounter;
 import io.rddp.ddp.DdpHeader;
 import io.rddp.tcp.Direction;
 
@@ -26,7 +27,8 @@ final class DirectionState {
 
     // counters
     long segments, messages, bytesPlaced, bytesDelivered, deliveries;
-    final long[] byOpcode = new long[16];
+    /** completed messages per opcode: segments, 1 each, ULP message octets */
+    final DirectionCounter byOpcode = new DirectionCounter();
     long firstFpduFrame = -1;
     long lastFrame = -1;
     boolean closed;

@@ -7,14 +7,12 @@ import io.rddp.mpa.Fpdu;
 import io.rddp.mpa.MpaStartFrame;
 import io.rddp.rpcrdma.ChunkMove;
 import io.rddp.rpcrdma.RpcRdmaMessage;
-import io.rddp.rdmap.Opcode;
 import io.rddp.rdmap.RdmapDecoder;
 import io.rddp.rdmap.RdmapPdu;
 import io.rddp.tcp.Direction;
 import io.rddp.tcp.TcpConnection;
 
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -408,19 +406,8 @@ public final class SinkModel {
     }
 
     private static StreamSummary.Counters counters(DirectionState d) {
-        Map<Opcode, Long> by = new EnumMap<>(Opcode.class);
-        long reserved = 0;
-        for (int i = 0; i < 16; i++) {
-            if (d.byOpcode[i] == 0) continue;
-            Opcode op = Opcode.of(i);
-            if (op == null) {
-                reserved += d.byOpcode[i];
-            } else {
-                by.put(op, d.byOpcode[i]);
-            }
-        }
-        return new StreamSummary.Counters(d.segments, d.messages, by, reserved, d.bytesPlaced, d.bytesDelivered,
-                d.terminateFrame);
+        return new StreamSummary.Counters(d.segments, d.messages, d.byOpcode.snapshot(), d.bytesPlaced,
+                d.bytesDelivered, d.terminateFrame);
     }
 
     // Each input method runs its work in try/catch itself rather than in a lambda handed to one guard method: the

@@ -1,5 +1,6 @@
 package io.rddp.sink;
 
+import io.rddp.count.DirectionCounts;
 import io.rddp.mpa.MpaStartFrame;
 import io.rddp.rdmap.Opcode;
 import io.rddp.tcp.Direction;
@@ -23,21 +24,23 @@ public record StreamSummary(int stream, Direction initiator, MpaStartFrame reque
     /**
      * @param segments          DDP segments
      * @param messages          completed DDP messages
-     * @param messagesByOpcode  completed messages per RDMAP opcode (those with a reserved opcode are counted in
-     *                          reservedOpcodeMessages)
-     * @param reservedOpcodeMessages completed messages with a reserved opcode
+     * @param opcodes           completed messages per RDMAP opcode (reserved ones included) with their segments and
+     *                          ULP message octets (RFC 5041 §5.4)
      * @param bytesPlaced       tagged payload octets
      * @param bytesDelivered    untagged payload octets of completed messages
      * @param terminateFrame    frame of this side's Terminate, or -1
      */
-    public record Counters(long segments, long messages, Map<Opcode, Long> messagesByOpcode,
-                           long reservedOpcodeMessages, long bytesPlaced, long bytesDelivered,
-                           long terminateFrame) {
-        public Counters {
-            // in opcode order: Map.copyOf's order changes from one JVM to the next, and reports must not
-            var byOpcode = new java.util.EnumMap<Opcode, Long>(Opcode.class);
-            byOpcode.putAll(messagesByOpcode);
-            messagesByOpcode = java.util.Collections.unmodifiableMap(byOpcode);
+    public record Counters(long segments, long messages, DirectionCounts opcodes, long bytesPlaced,
+                           long bytesDelivered, long terminateFrame) {
+
+        /** Completed messages per defined RDMAP opcode, in opcode order. */
+        public Map<Opcode, Long> messagesByOpcode() {
+            return opcodes.messagesByOpcode();
+        }
+
+        /** Completed messages with a reserved opcode. */
+        public long reservedOpcodeMessages() {
+            return opcodes.reservedMessages();
         }
     }
 

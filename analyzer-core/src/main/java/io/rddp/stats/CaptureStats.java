@@ -1,5 +1,7 @@
 package io.rddp.stats;
 
+import io.rddp.count.DirectionCounts;
+import io.rddp.count.OpcodeCounts;
 import io.rddp.rdmap.Terminate;
 import io.rddp.stats.LatencyHistogram.Latency;
 import io.rddp.tcp.Direction;
@@ -79,27 +81,18 @@ public record CaptureStats(long frames, long pdus, long firstNanos, long lastNan
      * @param startFrameBytes their octets (RFC 5044 §7.1: 20-octet header, private data)
      * @param pdus        start frames and FPDUs
      * @param wireBytes   octets of start frames and FPDUs (ULPDU_Length, ULPDU, PAD, CRC, Markers: RFC 5044 §4.1)
-     * @param opcodes     per RDMAP opcode seen, by opcode value; FPDUs whose DDP or RDMAP header did not parse last
+     * @param counts      per RDMAP opcode seen, FPDUs whose DDP or RDMAP header did not parse last: DDP segments
+     *                    (one per FPDU), messages ended by a segment with the L flag (RFC 5041 §4.1), ULP payload
+     *                    octets after the DDP and RDMAP headers (the data a Write places, a Send delivers, a Read
+     *                    Response returns) and FPDU octets on the wire
      */
-    public record DirectionStats(long startFrames, long startFrameBytes, long pdus, long wireBytes, List<OpcodeStats> opcodes) {
-        public DirectionStats {
-            opcodes = List.copyOf(opcodes);
-        }
-    }
+    public record DirectionStats(long startFrames, long startFrameBytes, long pdus, long wireBytes,
+                                 DirectionCounts counts) {
 
-    /**
-     * One RDMAP opcode in one direction.
-     *
-     * @param code         the 4-bit opcode (RFC 5040 §4.1, RFC 7306 §4.1), -1 for FPDUs that are not DDP/RDMAP
-     * @param name         the RFC's name ("RDMA Read Request"), "Reserved (12)", or "(not DDP/RDMAP)"
-     * @param segments     DDP segments (one per FPDU)
-     * @param messages     DDP messages ended by a segment with the L flag (RFC 5041 §4.1)
-     * @param payloadBytes ULP payload octets: after the DDP and RDMAP headers (the data a Write places, a Send
-     *                     delivers, a Read Response returns)
-     * @param wireBytes    FPDU octets on the wire (see {@link DirectionStats#wireBytes})
-     */
-    public record OpcodeStats(int code, String name, long segments, long messages, long payloadBytes,
-                              long wireBytes) {
+        /** The counts per opcode. */
+        public List<OpcodeCounts> opcodes() {
+            return counts.opcodes();
+        }
     }
 
     /**

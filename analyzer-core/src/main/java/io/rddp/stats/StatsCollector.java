@@ -3,6 +3,8 @@ package io.rddp.stats;
 import io.rddp.capture.CaptureException;
 import io.rddp.capture.CaptureReader;
 import io.rddp.capture.FrameLimit;
+import io.rddp.count.DirectionCounter;
+import io.rddp.count.OpcodeCounts;
 import io.rddp.ddp.TaggedHeader;
 import io.rddp.decode.DecodePipeline;
 import io.rddp.decode.Pdu;
@@ -16,7 +18,6 @@ import io.rddp.rpcrdma.RpcRdmaMessage;
 import io.rddp.rpcrdma.RpcRdmaStage;
 import io.rddp.stats.CaptureStats.Close;
 import io.rddp.stats.CaptureStats.DirectionStats;
-import io.rddp.stats.CaptureStats.OpcodeStats;
 import io.rddp.stats.CaptureStats.ProcedureStats;
 import io.rddp.stats.CaptureStats.ReadStats;
 import io.rddp.stats.CaptureStats.RpcStats;
@@ -56,8 +57,8 @@ public final class StatsCollector {
     public static final int MAX_PROCEDURES = 256;
     public static final String UNKNOWN_PROCEDURE = "(procedure not known)";
     public static final String OTHER = "(other procedures)";
-    /** Row of {@link OpcodeStats} for FPDUs whose DDP or RDMAP header did not parse. */
-    static final int UNDECODED = 16;
+    /** The opcode counts of FPDUs whose DDP or RDMAP header did not parse. */
+    static final int UNDECODED = OpcodeCounts.UNDECODED;
 
     private RpcRdmaStage.DecodeAs decodeAs = RpcRdmaStage.DecodeAs.AUTO;
     private TcpReassembler.Limits tcpLimits = TcpReassembler.Limits.defaults();
@@ -103,19 +104,10 @@ public final class StatsCollector {
         long startFrameBytes;
         long pdus;
         long wire;
-        /** [opcode 0..15, 16 undecoded][segments, messages, payload, wire] */
-        final long[][] ops = new long[UNDECODED + 1][4];
+        final DirectionCounter ops = new DirectionCounter();
 
         DirectionStats freeze() {
-            List<OpcodeStats> list = new ArrayList<>();
-            for (int code = 0; code <= UNDECODED; code++) {
-                long[] c = ops[code];
-                if (c[0] == 0) continue;
-                String name = code == UNDECODED ? "(not DDP/RDMAP)"
-                        : Opcode.of(code) != null ? Opcode.of(code).rfcName() : "Reserved (" + code + ")";
-                list.add(new OpcodeStats(code == UNDECODED ? -1 : code, name, c[0], c[1], c[2], c[3]));
-            }
-            return new DirectionStats(startFrames, startFrameBytes, pdus, wire, list);
+            return new DirectionStats(startFrames, startFrameBytes, pdus, wire, ops.snapshot());
         }
     }
 
@@ -298,11 +290,7 @@ public final class StatsCollector {
         }
 
         private static void count(DirectionState dir, int code, boolean last, long payload, long wire) {
-            long[] c = dir.ops[code];
-            c[0]++;
-            if (last) c[1]++;
-            c[2] += payload;
-            c[3] += wire;
+            dir.ops.add(code, 1, last ? 1 : 0, payload, wire);
         }
 
         /** RFC 5040 §4.4: a Read Request is one untagged segment on queue 1, answered by the Data Source. */

@@ -6,7 +6,7 @@ import io.rddp.ddp.UntaggedHeader;
 import io.rddp.rdmap.ReadRequest;
 import io.rddp.rdmap.Terminate;
 import io.rddp.stats.CaptureStats.DirectionStats;
-import io.rddp.stats.CaptureStats.OpcodeStats;
+import io.rddp.count.OpcodeCounts;
 import io.rddp.stats.CaptureStats.ProcedureStats;
 import io.rddp.stats.CaptureStats.ReadStats;
 import io.rddp.stats.CaptureStats.StreamStats;
@@ -75,7 +75,7 @@ public final class StatsText {
                 DirectionStats ds = st.direction(d);
                 if (ds.startFrames() > 0) t.row(st.stream(), dir(d), "MPA Request/Reply", ds.startFrames(), "-", "-",
                         ds.startFrameBytes());
-                for (OpcodeStats o : ds.opcodes()) {
+                for (OpcodeCounts o : ds.opcodes()) {
                     t.row(st.stream(), dir(d), o.name(), o.segments(), o.messages(), o.payloadBytes(), o.wireBytes());
                 }
             }

@@ -21,7 +21,7 @@ import io.rddp.rdmap.Terminate;
 import io.rddp.rpcrdma.Proc;
 import io.rddp.rpcrdma.RpcRdmaHeader;
 import io.rddp.stats.CaptureStats.Close;
-import io.rddp.stats.CaptureStats.OpcodeStats;
+import io.rddp.count.OpcodeCounts;
 import io.rddp.stats.CaptureStats.ProcedureStats;
 import io.rddp.stats.CaptureStats.StreamStats;
 import io.rddp.stats.LatencyHistogram.Latency;
@@ -98,7 +98,7 @@ class StatsCollectorTest {
         return 2 + ulpdu + Fpdu.padLength(ulpdu) + 4;
     }
 
-    static OpcodeStats op(StreamStats s, Direction d, Opcode op) {
+    static OpcodeCounts op(StreamStats s, Direction d, Opcode op) {
         return s.direction(d).opcodes().stream().filter(o -> o.code() == op.code()).findFirst().orElseThrow();
     }
 
@@ -134,12 +134,12 @@ class StatsCollectorTest {
         assertThat(st.readsByServer().requests()).isZero();
         assertThat(s.readsFirst()).isEqualTo(r.first());
 
-        OpcodeStats req = op(st, CLIENT_TO_SERVER, Opcode.RDMA_READ_REQUEST);
+        OpcodeCounts req = op(st, CLIENT_TO_SERVER, Opcode.RDMA_READ_REQUEST);
         assertThat(req.segments()).isEqualTo(5);
         assertThat(req.messages()).isEqualTo(5);
         assertThat(req.payloadBytes()).isZero();
         assertThat(req.wireBytes()).isEqualTo(5 * wire(UntaggedHeader.UNTAGGED_LENGTH + ReadRequest.LENGTH));
-        OpcodeStats resp = op(st, SERVER_TO_CLIENT, Opcode.RDMA_READ_RESPONSE);
+        OpcodeCounts resp = op(st, SERVER_TO_CLIENT, Opcode.RDMA_READ_RESPONSE);
         assertThat(resp.segments()).isEqualTo(15);
         assertThat(resp.messages()).isEqualTo(5);
         assertThat(resp.payloadBytes()).isEqualTo(15_000);
@@ -194,12 +194,12 @@ class StatsCollectorTest {
             g.w.close();
         });
         StreamStats st = stats(f).streams().get(0);
-        OpcodeStats send = op(st, CLIENT_TO_SERVER, Opcode.SEND);
+        OpcodeCounts send = op(st, CLIENT_TO_SERVER, Opcode.SEND);
         assertThat(send.segments()).isEqualTo(3);
         assertThat(send.messages()).isEqualTo(3);
         assertThat(send.payloadBytes()).isEqualTo(300);
         assertThat(send.wireBytes()).isEqualTo(3 * wire(18 + 100));
-        OpcodeStats write = op(st, SERVER_TO_CLIENT, Opcode.RDMA_WRITE);
+        OpcodeCounts write = op(st, SERVER_TO_CLIENT, Opcode.RDMA_WRITE);
         // 5000 octets in 1438-octet tagged segments: 4 segments, one message
         assertThat(write.segments()).isEqualTo(4);
         assertThat(write.messages()).isEqualTo(1);
@@ -370,10 +370,10 @@ class StatsCollectorTest {
                 long pdus = 0;
                 for (StreamStats st : s.streams()) {
                     for (Direction d : Direction.values()) {
-                        long segments = st.direction(d).opcodes().stream().mapToLong(OpcodeStats::segments).sum();
+                        long segments = st.direction(d).opcodes().stream().mapToLong(OpcodeCounts::segments).sum();
                         assertThat(segments + st.direction(d).startFrames()).as(f + " " + d)
                                 .isEqualTo(st.direction(d).pdus());
-                        long wire = st.direction(d).opcodes().stream().mapToLong(OpcodeStats::wireBytes).sum();
+                        long wire = st.direction(d).opcodes().stream().mapToLong(OpcodeCounts::wireBytes).sum();
                         assertThat(wire + st.direction(d).startFrameBytes()).as(f + " " + d)
                                 .isEqualTo(st.direction(d).wireBytes());
                         pdus += st.direction(d).pdus();

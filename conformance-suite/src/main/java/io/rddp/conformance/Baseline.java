@@ -5,9 +5,7 @@ import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.rddp.report.JsonReports;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -49,7 +47,6 @@ public final class Baseline {
         }
     }
 
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
     private static final Set<String> ENTRY_KEYS = Set.of("verdict", "grade", "reason");
     private final Map<String, Entry> entries;
 
@@ -188,24 +185,29 @@ public final class Baseline {
      * @return how many waivers (failures and errors) it recorded
      */
     public static int write(Path file, List<Result> results, Baseline previous) throws IOException {
-        ObjectNode root = JSON.createObjectNode();
-        ObjectNode sc = root.putObject("scenarios");
-        int waivers = 0;
-        for (Result r : results) {
-            ObjectNode e = sc.putObject(r.id());
-            e.put("verdict", r.verdict().wireName());
-            if (r.grade() != null) e.put("grade", r.grade().wireName());
-            Entry old = previous == null ? null : previous.entries.get(r.id());
-            boolean waiver = r.verdict() == Result.Verdict.FAIL || r.verdict() == Result.Verdict.ERROR;
-            if (old != null && old.reason() != null && (waiver || old.verdict() == r.verdict())) {
-                e.put("reason", old.reason());
-            } else if (waiver) {
-                e.put("reason", "recorded: " + recorded(r));
+        int[] waivers = {0};
+        String json = JsonReports.render(j -> {
+            j.writeStartObject();
+            j.writeObjectFieldStart("scenarios");
+            for (Result r : results) {
+                j.writeObjectFieldStart(r.id());
+                j.writeStringField("verdict", r.verdict().wireName());
+                if (r.grade() != null) j.writeStringField("grade", r.grade().wireName());
+                Entry old = previous == null ? null : previous.entries.get(r.id());
+                boolean waiver = r.verdict() == Result.Verdict.FAIL || r.verdict() == Result.Verdict.ERROR;
+                if (old != null && old.reason() != null && (waiver || old.verdict() == r.verdict())) {
+                    j.writeStringField("reason", old.reason());
+                } else if (waiver) {
+                    j.writeStringField("reason", "recorded: " + recorded(r));
+                }
+                if (waiver) waivers[0]++;
+                j.writeEndObject();
             }
-            if (waiver) waivers++;
-        }
-        Files.writeString(file, JSON.writeValueAsString(root) + "\n");
-        return waivers;
+            j.writeEndObject();
+            j.writeEndObject();
+        });
+        Files.writeString(file, json + "\n");
+        return waivers[0];
     }
 
     /** What a recorded failure showed, in one line. */

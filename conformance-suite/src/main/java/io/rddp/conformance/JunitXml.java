@@ -1,10 +1,15 @@
 package io.rddp.conformance;
 
-import javax.xml.stream.XMLOutputFactory;
-import javax.xml.stream.XMLStreamException;
-import javax.xml.stream.XMLStreamWriter;
+import io.rddp.report.JunitCase;
+import io.rddp.report.JunitOutcome;
+import io.rddp.report.JunitTotals;
+import io.rddp.report.JunitXmlWriter;
+
+import java.io.IOException;
 import java.io.StringWriter;
-import java.util.Locale;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 
 /**
  * {@code junit.xml} as Jenkins, GitLab and other CI systems read it (one {@code <testsuite>} in
@@ -20,9 +25,7 @@ final class JunitXml {
     static String render(Report rep) {
         StringWriter sw = new StringWriter();
         try {
-            XMLStreamWriter w = XMLOutputFactory.newFactory().createXMLStreamWriter(sw);
-            w.writeStartDocument("UTF-8", "1.0");
-            w.writeCharacters("\n");
+            JunitXmlWriter w = JunitXmlWriter.to(sw).startDocument();
             int failures = 0, errors = 0, skipped = 0;
             long ms = 0;
             for (Gate.Line l : rep.gate().lines()) {
@@ -35,34 +38,29 @@ final class JunitXml {
                 }
                 ms += l.result().millis();
             }
-            String name = "rddp conform (" + rep.run().profile() + ")";
-            w.writeStartElement("testsuites");
-            counts(w, name, rep.gate().lines().size(), failures, errors, skipped, ms);
-            w.writeCharacters("\n  ");
-            w.writeStartElement("testsuite");
-            counts(w, name, rep.gate().lines().size(), failures, errors, skipped, ms);
-            w.writeAttribute("timestamp", rep.run().started().truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
-                    .toString().replace("Z", ""));
-            w.writeCharacters("\n    ");
-            w.writeStartElement("properties");
-            property(w, "dut", rep.run().dut());
-            rep.run().options().forEach((k, v) -> property(w, k, v));
-            property(w, "summary", rep.tally().text());
-            property(w, "coverage", rep.coverage().headline(rep.catalog()));
-            property(w, "exit", Integer.toString(rep.gate().exitCode()));
-            w.writeEndElement();
-            for (Gate.Line l : rep.gate().lines()) testcase(w, l);
-            w.writeCharacters("\n  ");
-            w.writeEndElement();
-            w.writeCharacters("\n");
-            w.writeEndElement();
-            w.writeCharacters("\n");
-            w.writeEndDocument();
-            w.close();
-        } catch (XMLStreamException e) {
+            JunitTotals totals = new JunitTotals("rddp conform (" + rep.run().profile() + ")",
+                    rep.gate().lines().size(), failures, errors, skipped, ms);
+            w.startSuites(totals).space("\n  ");
+            w.startSuite(totals, rep.run().started().truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
+                    .toString().replace("Z", "")).space("\n    ");
+            List<Map.Entry<String, String>> properties = new ArrayList<>();
+            properties.add(property("dut", rep.run().dut()));
+            rep.run().options().forEach((k, v) -> properties.add(property(k, v)));
+            properties.add(property("summary", rep.tally().text()));
+            properties.add(property("coverage", rep.coverage().headline(rep.catalog())));
+            properties.add(property("exit", Integer.toString(rep.gate().exitCode())));
+            w.properties(properties, "\n      ");
+            for (Gate.Line l : rep.gate().lines()) w.space("\n    ").testcase(testcase(l));
+            w.space("\n  ").end().space("\n").end().space("\n").finish();
+        } catch (IOException e) {
             throw new IllegalStateException("junit.xml: " + e.getMessage(), e);
         }
         return sw.toString();
+    }
+
+    /** A property; a null value is written as "" (Map.entry takes no null). */
+    private static Map.Entry<String, String> property(String name, String value) {
+        return new java.util.AbstractMap.SimpleImmutableEntry<>(name, value);
     }
 
     /** failure, error, skipped or passed: how a CI system is to read the line. */
@@ -75,65 +73,20 @@ final class JunitXml {
         };
     }
 
-    private static void counts(XMLStreamWriter w, String name, int tests, int failures, int errors, int skipped,
-                               long ms) throws XMLStreamException {
-        w.writeAttribute("name", name);
-        w.writeAttribute("tests", Integer.toString(tests));
-        w.writeAttribute("failures", Integer.toString(failures));
-        w.writeAttribute("errors", Integer.toString(errors));
-        w.writeAttribute("skipped", Integer.toString(skipped));
-        w.writeAttribute("time", seconds(ms));
-    }
-
-    private static void property(XMLStreamWriter w, String name, String value) {
-        try {
-            w.writeCharacters("\n      ");
-            w.writeEmptyElement("property");
-            w.writeAttribute("name", name);
-            w.writeAttribute("value", clean(value));
-        } catch (XMLStreamException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static void testcase(XMLStreamWriter w, Gate.Line l) throws XMLStreamException {
+    private static JunitCase testcase(Gate.Line l) {
         Result r = l.result();
-        w.writeCharacters("\n    ");
-        w.writeStartElement("testcase");
         String cls = r.id().contains(".") ? r.id().substring(0, r.id().lastIndexOf('.')) : r.id();
-        w.writeAttribute("classname", cls);
-        w.writeAttribute("name", r.id());
-        w.writeAttribute("time", seconds(r.millis()));
         String detail = detail(l);
-        switch (kind(l)) {
-            case "failure" -> {
-                w.writeStartElement("failure");
-                w.writeAttribute("message", clean(headline(l)));
-                w.writeAttribute("type", l.status().wireName());
-                w.writeCharacters(clean(detail));
-                w.writeEndElement();
-            }
-            case "error" -> {
-                w.writeStartElement("error");
-                w.writeAttribute("message", clean(r.notes().isEmpty() ? "the suite could not judge it"
-                        : r.notes().get(0)));
-                w.writeAttribute("type", "suite-error");
-                w.writeCharacters(clean(detail));
-                w.writeEndElement();
-            }
-            case "skipped" -> {
-                w.writeEmptyElement("skipped");
-                w.writeAttribute("message", clean(l.status() == Gate.Status.WAIVED
-                        ? "waived (" + r.verdictText() + "): " + l.why()
-                        : r.grade().wireName() + ": " + r.observed()));
-            }
-            default -> {
-            }
-        }
-        w.writeStartElement("system-out");
-        w.writeCharacters(clean(r.verdictText() + "\n" + detail));
-        w.writeEndElement();
-        w.writeEndElement();
+        JunitOutcome outcome = switch (kind(l)) {
+            case "failure" -> JunitOutcome.failure(headline(l), l.status().wireName(), detail);
+            case "error" -> JunitOutcome.error(r.notes().isEmpty() ? "the suite could not judge it"
+                    : r.notes().get(0), "suite-error", detail);
+            case "skipped" -> JunitOutcome.skipped(l.status() == Gate.Status.WAIVED
+                    ? "waived (" + r.verdictText() + "): " + l.why()
+                    : r.grade().wireName() + ": " + r.observed());
+            default -> null;
+        };
+        return new JunitCase(cls, r.id(), r.millis(), outcome, r.verdictText() + "\n" + detail);
     }
 
     /** The one-line message of a failing line. */
@@ -161,28 +114,5 @@ final class JunitXml {
         for (String c : r.compared()) sb.append("\ncompared: ").append(c);
         if (r.pcap() != null) sb.append("\nrecording: ").append(r.pcap());
         return sb.toString();
-    }
-
-    private static String seconds(long ms) {
-        return String.format(Locale.ROOT, "%.3f", ms / 1000.0);
-    }
-
-    /** Characters XML 1.0 cannot carry (control characters from a DUT's bytes) become spaces. */
-    static String clean(String s) {
-        if (s == null) return "";
-        StringBuilder sb = new StringBuilder(s.length());
-        for (int i = 0; i < s.length(); i++) {
-            char ch = s.charAt(i);
-            boolean ok = ch == '\n' || ch == '\t' || ch == '\r' || ch >= 0x20 && ch < 0xFFFE
-                    && !(Character.isSurrogate(ch) && !validSurrogate(s, i));
-            sb.append(ok ? ch : ' ');
-        }
-        return sb.toString();
-    }
-
-    private static boolean validSurrogate(String s, int i) {
-        char ch = s.charAt(i);
-        if (Character.isHighSurrogate(ch)) return i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1));
-        return i > 0 && Character.isHighSurrogate(s.charAt(i - 1));
     }
 }

@@ -1,12 +1,11 @@
 package io.rddp.gui.model;
 
+import io.rddp.count.DirectionCounter;
+import io.rddp.count.DirectionCounts;
 import io.rddp.mpa.MpaStartFrame;
 import io.rddp.rdmap.Opcode;
 import io.rddp.sink.Delivery;
 import io.rddp.tcp.Direction;
-
-import java.util.EnumMap;
-import java.util.Map;
 
 /**
  * One row of the Streams pane, counted from the same events as the analyzer's report: MPA parameters from the
@@ -19,9 +18,11 @@ public final class StreamStats {
     public final String server;
     public MpaStartFrame request;
     public MpaStartFrame reply;
-    public final Map<Opcode, long[]> clientToServer = new EnumMap<>(Opcode.class); // {messages, bytes}
-    public final Map<Opcode, long[]> serverToClient = new EnumMap<>(Opcode.class);
-    public int terminates;
+    /** counted on the loading thread; a {@link #copy()} carries their snapshots */
+    private final DirectionCounter c2s = new DirectionCounter();
+    private final DirectionCounter s2c = new DirectionCounter();
+    private DirectionCounts clientToServer = DirectionCounts.NONE;
+    private DirectionCounts serverToClient = DirectionCounts.NONE;
     public String state = "open";
     public int violations;
     public int errors;
@@ -35,20 +36,16 @@ public final class StreamStats {
     void add(Delivery d) {
         Opcode op = d.kind();
         if (op == null) return;
-        long[] c = (d.direction() == Direction.CLIENT_TO_SERVER ? clientToServer : serverToClient)
-                .computeIfAbsent(op, k -> new long[2]);
-        c[0]++;
-        c[1] += d.length();
-        if (op == Opcode.TERMINATE) terminates++;
+        // the same counts as the analyzer's summary (messages per opcode, ULP message octets), live
+        (d.direction() == Direction.CLIENT_TO_SERVER ? c2s : s2c).add(op.code(), d.segments(), 1, d.length(), 0);
     }
 
     public StreamStats copy() {
         StreamStats s = new StreamStats(stream, client, server);
         s.request = request;
         s.reply = reply;
-        clientToServer.forEach((k, v) -> s.clientToServer.put(k, v.clone()));
-        serverToClient.forEach((k, v) -> s.serverToClient.put(k, v.clone()));
-        s.terminates = terminates;
+        s.clientToServer = c2s.snapshot();
+        s.serverToClient = s2c.snapshot();
         s.state = state;
         s.violations = violations;
         s.errors = errors;
@@ -72,20 +69,19 @@ public final class StreamStats {
         return sb.toString();
     }
 
-    /** "Send 10, Write 10 (640 B)" of one direction. */
-    public static String messages(Map<Opcode, long[]> m) {
-        if (m.isEmpty()) return "";
-        StringBuilder sb = new StringBuilder();
-        m.forEach((op, c) -> {
-            if (sb.length() > 0) sb.append(", ");
-            sb.append(op.shortName()).append(' ').append(c[0]);
-        });
-        return sb.toString();
+    /** Terminate messages both ways, as of this copy. */
+    public long terminates() {
+        return clientToServer.messagesByOpcode().getOrDefault(Opcode.TERMINATE, 0L)
+                + serverToClient.messagesByOpcode().getOrDefault(Opcode.TERMINATE, 0L);
     }
 
-    public static long bytes(Map<Opcode, long[]> m) {
-        long n = 0;
-        for (long[] c : m.values()) n += c[1];
-        return n;
+    /** Messages and octets the client sent, as of this copy. */
+    public DirectionCounts clientToServer() {
+        return clientToServer;
+    }
+
+    /** Messages and octets the server sent, as of this copy. */
+    public DirectionCounts serverToClient() {
+        return serverToClient;
     }
 }

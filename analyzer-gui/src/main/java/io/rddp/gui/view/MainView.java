@@ -323,11 +323,11 @@ public final class MainView extends BorderPane {
         streamTable.getColumns().add(scolumn("Client", 150, s -> s.client));
         streamTable.getColumns().add(scolumn("Server", 150, s -> s.server));
         streamTable.getColumns().add(scolumn("MPA", 200, StreamStats::mpa));
-        streamTable.getColumns().add(scolumn("Client → server", 220, s -> StreamStats.messages(s.clientToServer)));
-        streamTable.getColumns().add(scolumn("Bytes →", 75, s -> Long.toString(StreamStats.bytes(s.clientToServer))));
-        streamTable.getColumns().add(scolumn("Server → client", 220, s -> StreamStats.messages(s.serverToClient)));
-        streamTable.getColumns().add(scolumn("Bytes ←", 75, s -> Long.toString(StreamStats.bytes(s.serverToClient))));
-        streamTable.getColumns().add(scolumn("Terminates", 75, s -> Integer.toString(s.terminates)));
+        streamTable.getColumns().add(scolumn("Client → server", 220, s -> s.clientToServer().messagesText()));
+        streamTable.getColumns().add(scolumn("Bytes →", 75, s -> Long.toString(s.clientToServer().payloadBytes())));
+        streamTable.getColumns().add(scolumn("Server → client", 220, s -> s.serverToClient().messagesText()));
+        streamTable.getColumns().add(scolumn("Bytes ←", 75, s -> Long.toString(s.serverToClient().payloadBytes())));
+        streamTable.getColumns().add(scolumn("Terminates", 75, s -> Long.toString(s.terminates())));
         streamTable.getColumns().add(scolumn("Close", 130, s -> s.state));
         streamTable.getColumns().add(scolumn("Violations", 75, s -> s.violations + (s.errors > 0 ? " (" + s.errors + " errors)" : "")));
         streamTable.setPlaceholder(new Label("No streams"));
