@@ -65,7 +65,7 @@ final class DeclarativeScenario implements Scenario {
     /** The scenario's steps on {@code s}, one {@link ScenarioRun}, with its extra DUT buffers registered first. */
     void runSteps(ScenarioContext ctx, Session s) throws Exception {
         ScenarioRun run = new ScenarioRun(ctx, s, spec);
-        RdmaSteps.registerBuffers(run);
+        BufferSteps.registerBuffers(run);
         run.steps(spec.path("steps"));
     }
 
@@ -255,11 +255,11 @@ final class DeclarativeScenario implements Scenario {
         ScriptedConnection c = r.conn();
         String op = a.path("opcode").asText("send");
         int mulpdu = a.has("mulpdu") ? a.path("mulpdu").asInt() : c.mulpdu(a.path("mss").asInt(1460));
-        byte[] data = a.path("length").isTextual() && !a.has("data") ? RdmaSteps.pattern((int) r.value(a, "length", 0))
+        byte[] data = a.path("length").isTextual() && !a.has("data") ? StepValues.pattern((int) r.value(a, "length", 0))
                 : payload(a);
         if ((op.equals("send") || op.equals("send_se")) && !a.has("data")) data = ctx.dut().sendPayload(s, data);
         ByteBuffer d = ByteBuffer.wrap(data);
-        io.rddp.rdmap.Opcode opcode = RdmaSteps.opcode(op);
+        io.rddp.rdmap.Opcode opcode = StepValues.opcode(op);
         long due = opcode.tagged() ? -1 : c.peekMsn(Math.max(0, opcode.queueNumber())); // before msn() counts it
         RdmapEncoder.Builder b = switch (op) {
             case "send" -> RdmapEncoder.send(msn(c, 0, a), d, mulpdu);
@@ -281,7 +281,7 @@ final class DeclarativeScenario implements Scenario {
                 yield RdmapEncoder.readRequest(msn(c, 1, a), new ReadRequest(sinkStag, sinkTo, size,
                         r.value(a, "src-stag", dutStag(s)), r.value(a, "src-to", dutTo(s)))).data(d);
             }
-            case "terminate" -> RdmapEncoder.terminate(msn(c, 2, a), RdmaSteps.terminate(r, a)).data(d);
+            case "terminate" -> RdmapEncoder.terminate(msn(c, 2, a), SendHooks.terminate(r, a)).data(d);
             case "immediate" -> RdmapEncoder.immediateData(msn(c, 0, a), r.value(a, "imm", 0x1122334455667788L))
                     .data(d);
             case "immediate_se" -> RdmapEncoder.immediateDataWithSe(msn(c, 0, a), r.value(a, "imm", 1)).data(d);
@@ -316,7 +316,7 @@ final class DeclarativeScenario implements Scenario {
             b.to(r.value(a, "to", 0));
         }
         if (a.has("invalidate-stag") && !op.contains("inv")) b.invalidateStag(r.value(a, "invalidate-stag", 0));
-        List<DdpSegment> segs = RdmaSteps.segments(r, a, b.segments());
+        List<DdpSegment> segs = SendHooks.segments(r, a, b.segments());
         FpduEncoder.Faults f = faults(a.path("faults"));
         int queue = Math.max(0, opcode.queueNumber()); // the opcode's: a part with a faulty QN still continues it
         WireMark.Faults injected = injected(r, a, opcode, due, data.length, r.openMessage(queue));
@@ -483,7 +483,7 @@ final class DeclarativeScenario implements Scenario {
                 ctx.note("the DUT refused " + one.path("op").asText() + " locally: " + e.getMessage());
                 return;
             }
-            RdmaSteps.afterDutOp(r, one);
+            ControlSteps.afterDutOp(r, one);
         }
     }
 

@@ -528,7 +528,7 @@ final class MpaSteps {
     static void expectPdu(ScenarioRun r, JsonNode a) throws Exception {
         ScenarioContext ctx = r.ctx();
         ScriptedConnection c = r.conn();
-        io.rddp.rdmap.Opcode op = RdmaSteps.opcode(a.path("opcode").asText());
+        io.rddp.rdmap.Opcode op = StepValues.opcode(a.path("opcode").asText());
         java.util.function.Predicate<ScriptedConnection.DutPdu> match = p -> {
             if (p.segment() == null || p.rdmap() == null || p.rdmap().opcode() == null) return false;
             if (p.rdmap().opcode() != op) return false;
@@ -564,7 +564,7 @@ final class MpaSteps {
     static void checkFpdus(ScenarioRun r, JsonNode a) throws Exception {
         ScenarioContext ctx = r.ctx();
         ScriptedConnection c = r.conn();
-        io.rddp.rdmap.Opcode op = RdmaSteps.opcode(a.path("opcode").asText());
+        io.rddp.rdmap.Opcode op = StepValues.opcode(a.path("opcode").asText());
         long total = a.path("total").asLong(0);
         java.util.function.Function<ScriptedConnection, Long> sent = x -> x.dutPdus().stream()
                 .filter(p -> p.segment() != null && p.rdmap() != null && p.rdmap().opcode() != null

@@ -41,7 +41,7 @@ final class StepRegistry {
     /** The opcodes {@code send} encodes. */
     static final Shape SEND_OPCODE = oneOf("send", "send_se", "send_inv", "send_se_inv", "write", "read",
             "read_response", "terminate", "immediate", "immediate_se", "fetch_add", "cmp_swap", "atomic_response");
-    /** The opcodes of the DUT's PDUs the checks name ({@link RdmaSteps#opcode}). */
+    /** The opcodes of the DUT's PDUs the checks name ({@link StepValues#opcode}). */
     static final Shape PDU_OPCODE = oneOf("write", "read", "read_request", "read_response", "send", "send_inv",
             "send_se", "send_se_inv", "terminate", "immediate", "immediate_se", "atomic_request", "fetch_add",
             "cmp_swap", "atomic_response");
@@ -136,12 +136,12 @@ final class StepRegistry {
         def(m, "send", SEND, DeclarativeScenario::send);
         def(m, "send-rest", EMPTY, MpaSteps::sendRest);
         def(m, "raw", HEX_SPACED, DeclarativeScenario::raw);
-        def(m, "together", STEPS, RdmaSteps::together);
+        def(m, "together", STEPS, NestingSteps::together);
         def(m, "wait", ints(0, Long.MAX_VALUE), DeclarativeScenario::pause);
         def(m, "fin", EMPTY, DeclarativeScenario::fin);
         def(m, "rst", EMPTY, DeclarativeScenario::rst);
-        def(m, "agent-only", STEPS, RdmaSteps.onlyIf(true));
-        def(m, "rping-only", STEPS, RdmaSteps.onlyIf(false));
+        def(m, "agent-only", STEPS, NestingSteps.onlyIf(true));
+        def(m, "rping-only", STEPS, NestingSteps.onlyIf(false));
         // MPA start-up
         def(m, "start", START, DeclarativeScenario::start);
         def(m, "await-reply", EMPTY, DeclarativeScenario::awaitReply);
@@ -158,16 +158,16 @@ final class StepRegistry {
         def(m, "answer-rtr", EMPTY, MpaSteps::answerRtr);
         // the tester's buffers and answers
         def(m, "tester-buffer", obj(key("length", NUM), key("stag", NUM), key("to", NUM), key("access",
-                listOf(ACCESS)), key("data", HEX)), RdmaSteps::testerBuffer);
+                listOf(ACCESS)), key("data", HEX)), BufferSteps::testerBuffer);
         def(m, "tester-stag", obj(key("stag", NUM), key("to", NUM), key("length", NUM)), MpaSteps::testerStag);
         def(m, "answer-reads", obj(key("count", INT), key("stag", new Shape.Num(true)), key("to",
                 new Shape.Num(true)), key("extra", INT), key("short", INT), key("qn", INT), key("tagged", BOOL),
-                key("mulpdu", INT)), RdmaSteps::answerReads);
+                key("mulpdu", INT)), ReadSteps::answerReads);
         def(m, "answer-atomics", obj(key("count", INT), key("value", NUM), key("request-id", NUM), key("qn", INT),
-                key("tagged", BOOL)), RdmaSteps::answerAtomics);
+                key("tagged", BOOL)), AtomicSteps::answerAtomics);
         // the DUT, through its control channel
         def(m, "dut", DUT, DeclarativeScenario::dutOp);
-        def(m, "allow-placement", obj(key("offset", NUM), key("length", NUM)), RdmaSteps::allowPlacement);
+        def(m, "allow-placement", obj(key("offset", NUM), key("length", NUM)), BufferSteps::allowPlacement);
         // what the DUT sent
         def(m, "expect-fpdus", ints(0, Long.MAX_VALUE), DeclarativeScenario::expectFpdus);
         def(m, "expect-quiet", QUIET, DeclarativeScenario::expectQuiet);
@@ -175,8 +175,8 @@ final class StepRegistry {
         def(m, "expect-pdu", obj(required("opcode", PDU_OPCODE), key("length", INT), key("stag", NUM),
                 key("to", NUM), key("last", BOOL), key("first", BOOL)), MpaSteps::expectPdu);
         def(m, "expect-pdus", obj(required("opcode", PDU_OPCODE), key("count", INT), key("wait", INT)),
-                RdmaSteps::expectPdus);
-        def(m, "expect-no-pdu", obj(required("opcode", PDU_OPCODE)), RdmaSteps::expectNoPdu);
+                MessageSteps::expectPdus);
+        def(m, "expect-no-pdu", obj(required("opcode", PDU_OPCODE)), MessageSteps::expectNoPdu);
         def(m, "check-fpdus", obj(required("opcode", PDU_OPCODE), key("total", INT), key("max-ulpdu", INT),
                 key("min-ulpdu-nonfinal", INT)), MpaSteps::checkFpdus);
         def(m, "check-read", obj(key("data", HEX), key("length", INT), key("unless-closed", BOOL))
@@ -184,32 +184,32 @@ final class StepRegistry {
         def(m, "check-read-response", obj(key("index", INT), key("stag", NUM), key("to", NUM), key("length", NUM),
                 key("data", HEX_SPACED), key("pattern", NUM), key("u64", NUM), key("buffer-data", BUFFER),
                 key("offset", NUM)).exclusive(false, "data", "pattern", "u64", "buffer-data"),
-                RdmaSteps::checkReadResponse);
+                ReadSteps::checkReadResponse);
         def(m, "check-atomic", obj(key("index", INT), key("value", NUM), key("request-id", NUM)),
-                RdmaSteps::checkAtomic);
+                AtomicSteps::checkAtomic);
         def(m, "check-dut-message", obj(key("opcode", PDU_OPCODE), key("index", INT), key("length", NUM),
                 key("data", HEX_SPACED), key("pattern", NUM), key("imm", NUM), key("stag", NUM), key("to", NUM),
                 key("qn", INT), key("msn", INT), key("invalidate-stag", NUM), key("segments", INT),
                 key("sink-stag", NUM), key("sink-to", NUM), key("size", NUM), key("src-stag", NUM),
                 key("src-to", NUM), key("format", BOOL)).exclusive(false, "data", "pattern"),
-                RdmaSteps::checkDutMessage);
-        def(m, "await-terminate", EMPTY, RdmaSteps::awaitTerminate);
+                MessageSteps::checkDutMessage);
+        def(m, "await-terminate", EMPTY, TerminateSteps::awaitTerminate);
         def(m, "check-terminate", obj(key("layer", INT), key("etype", INT), key("code", INT), key("m", BOOL),
-                key("d", BOOL), key("r", BOOL), key("header", oneOf("previous"))), RdmaSteps::checkTerminate);
-        def(m, "expect-close", obj(key("fin", BOOL)), RdmaSteps::expectClose);
+                key("d", BOOL), key("r", BOOL), key("header", oneOf("previous"))), TerminateSteps::checkTerminate);
+        def(m, "expect-close", obj(key("fin", BOOL)), TerminateSteps::expectClose);
         // what the DUT did, through its control channel
         def(m, "check-recv", obj(key("length", INT), key("data", HEX), key("unless-closed", BOOL)),
                 DeclarativeScenario::checkRecv);
         def(m, "check-wc", obj(key("opcode", WC_OPCODE), key("status", WC_STATUS), key("byte_len", NUM),
                 key("imm", NUM), key("solicited", BOOL), key("invalidated_stag", NUM), key("data", HEX_SPACED),
-                key("pattern", NUM)).exclusive(false, "data", "pattern"), RdmaSteps::checkWc);
-        def(m, "check-no-wc", obj(key("opcode", WC_OPCODE), key("ms", INT)), RdmaSteps::checkNoWc);
+                key("pattern", NUM)).exclusive(false, "data", "pattern"), ControlSteps::checkWc);
+        def(m, "check-no-wc", obj(key("opcode", WC_OPCODE), key("ms", INT)), ControlSteps::checkNoWc);
         def(m, "check-mem", obj(key("buffer", BUFFER), key("offset", NUM), key("data", HEX_SPACED),
                 key("pattern", NUM), key("u64", NUM), key("canary", TRUE), key("allow", pairs()))
                 .exclusive(true, "data", "pattern", "u64", "canary").exclusive(false, "canary", "offset"),
-                RdmaSteps::checkMem);
+                BufferSteps::checkMem);
         def(m, "check-event", obj(required("type", EVENT), key("layer", INT), key("etype", INT), key("code", INT)),
-                RdmaSteps::checkEvent);
+                ControlSteps::checkEvent);
         return Collections.unmodifiableMap(m);
     }
 
