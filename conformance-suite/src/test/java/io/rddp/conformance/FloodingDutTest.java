@@ -246,24 +246,45 @@ class FloodingDutTest {
         return n;
     }
 
+    /** A flood's pace depends on the machine's load: a run that missed is run again, at most this often in all. */
+    private static final int ATTEMPTS = 3;
+
+    private interface Also {
+        void check(Run run);
+    }
+
+    /** Runs the flood until a run holds every bound (and {@code also}), at most {@link #ATTEMPTS} times, saying so. */
+    private static void floodIsBounded(Flood flood, Path dir, Also also) throws Exception {
+        for (int attempt = 1; ; attempt++) {
+            Path d = Files.createDirectories(dir.resolve("attempt-" + attempt));
+            Run run = run(flood, d);
+            try {
+                assertBounded(run, d);
+                also.check(run);
+                return;
+            } catch (AssertionError e) {
+                if (attempt == ATTEMPTS) throw e;
+                System.out.println("FloodingDutTest " + flood + ": attempt " + attempt + " of " + ATTEMPTS
+                        + " missed (" + e.getMessage().lines().findFirst().orElse("") + "), run again");
+            }
+        }
+    }
+
     @Test
     void garbageAfterTheMpaReplyFailsOnFramingWithABoundedRecording(@TempDir Path dir) throws Exception {
-        Run run = run(Flood.GARBAGE_AFTER_REPLY, dir);
-        assertBounded(run, dir);
+        floodIsBounded(Flood.GARBAGE_AFTER_REPLY, dir, run -> { });
     }
 
     @Test
     void garbageInsteadOfAnMpaReplyFailsOnTheStartFrameWithABoundedRecording(@TempDir Path dir) throws Exception {
-        Run run = run(Flood.GARBAGE_BEFORE_REPLY, dir);
-        assertBounded(run, dir);
-        assertThat(run.results().get(1).notes().get(0)).contains("it broke RFC 5044 §7.1");
+        floodIsBounded(Flood.GARBAGE_BEFORE_REPLY, dir, run ->
+                assertThat(run.results().get(1).notes().get(0)).contains("it broke RFC 5044 §7.1"));
     }
 
     @Test
     void validSendsPastTheCapFailAsSendsWithNoReceivePosted(@TempDir Path dir) throws Exception {
-        Run run = run(Flood.SENDS_AFTER_REPLY, dir);
-        assertBounded(run, dir);
-        assertThat(run.results().get(1).notes().get(0)).contains("Sends begun past the cap")
-                .contains("it broke RFC 5041 §7.1: ddp.untagged.no-buffer");
+        floodIsBounded(Flood.SENDS_AFTER_REPLY, dir, run ->
+                assertThat(run.results().get(1).notes().get(0)).contains("Sends begun past the cap")
+                        .contains("it broke RFC 5041 §7.1: ddp.untagged.no-buffer"));
     }
 }
