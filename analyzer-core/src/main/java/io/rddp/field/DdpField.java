@@ -38,7 +38,8 @@ public final class DdpField {
     public static final Field MO = L.number(DDP, "mo", "Message offset",
             "MO: where in the untagged message the payload's first octet goes", UNTAGGED_HEADER);
     public static final Field TRUNCATED = L.bool(DDP, "truncated", "Cut short",
-            "The ULPDU ended inside the header: only the fields it holds are shown", "RFC 5041 §4.2, §4.3");
+            "The ULPDU ended inside the header: only the fields it holds are shown (an STag in decimal there)",
+            "RFC 5041 §4.2, §4.3");
     public static final Field HEADER_LENGTH = L.number(DDP, "headerLength", "Header length its T bit announces",
             "Octets of header a segment of its kind needs: 14 tagged, 18 untagged (shown with truncated)",
             "RFC 5041 §4.2, §4.3");

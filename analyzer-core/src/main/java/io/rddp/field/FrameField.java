@@ -9,7 +9,7 @@ public final class FrameField {
 
     private static final FieldList L = new FieldList();
 
-    public static final Layer PDU = Layer.root("The PDU: its frame, stream and endpoints");
+    public static final Layer PDU = Layer.root("its frame, stream and endpoints, and what could not be decoded");
 
     public static final Field FRAME = L.number(PDU, "frame", "Frame",
             "Number of the capture frame the PDU ends in, counted from 1", "-");

@@ -51,11 +51,12 @@ public final class MpaField {
             "Octets of PAD that align the FPDU to 4 octets", FPDU);
     public static final Field MARKERS = L.number(MPA, "markers", "Markers",
             "Markers removed from the FPDU (shown only when there are any)", "RFC 5044 §4.3");
-    public static final Field CRC = L.hex32(MPA, "crc", "CRC32c",
-            "The CRC field, read least significant octet first; on the wire even when CRCs were not negotiated",
-            "RFC 5044 §4.1, §4.4");
     /** The label of {@link #CRC} when CRCs were not negotiated. */
     public static final String CRC_UNCHECKED_LABEL = "CRC field (not negotiated, not checked)";
+    public static final Field CRC = L.hex32(MPA, "crc", "CRC32c",
+            "The CRC field, read least significant octet first; on the wire even when CRCs were not negotiated"
+                    + " (then labelled \"" + CRC_UNCHECKED_LABEL + "\")",
+            "RFC 5044 §4.1, §4.4");
     public static final Field CRC_OK = L.bool(MPA, "crcOk", "CRC good",
             "Whether the CRC matches the FPDU; absent when CRCs are not in use", "RFC 5044 §4.4");
     public static final Field INFERRED = L.bool(MPA, "inferred", "Parameters inferred (no handshake seen)",

@@ -32,10 +32,11 @@ public final class RpcRdmaField {
             "RFC 8166 §2.2.2");
     public static final Field RECOGNITION = L.text(RPCRDMA, "recognition", "Recognised by",
             "How the analyzer knew the stream carries RPC-over-RDMA (by its port, its header, or as told)", "-");
-    public static final Field SEND_LENGTH = L.number(RPCRDMA, "sendLength", "Send message length",
-            "Octets of the Send message, or of the message rebuilt from a chunk", "RFC 8166 §3.2");
     /** The label of {@link #SEND_LENGTH} for a message rebuilt from a chunk. */
     public static final String REBUILT_LENGTH_LABEL = "Rebuilt message length";
+    public static final Field SEND_LENGTH = L.number(RPCRDMA, "sendLength", "Send message length",
+            "Octets of the Send message, or of the message rebuilt from a chunk (then labelled \""
+                    + REBUILT_LENGTH_LABEL + "\")", "RFC 8166 §3.2");
     public static final Field XID = L.hex32(RPCRDMA, "xid", "XID",
             "rdma_xid: the transaction ID of the RPC message it carries", "RFC 8166 §4.2.1");
     public static final Field VERSION = L.number(RPCRDMA, "version", "Version",
