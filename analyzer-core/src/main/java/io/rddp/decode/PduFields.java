@@ -3,6 +3,7 @@ package io.rddp.decode;
 import io.rddp.ddp.DdpHeader;
 import io.rddp.ddp.TaggedHeader;
 import io.rddp.ddp.UntaggedHeader;
+import io.rddp.field.AtomicField;
 import io.rddp.field.DdpField;
 import io.rddp.field.FrameField;
 import io.rddp.field.Layer;
@@ -21,8 +22,6 @@ import io.rddp.rdmap.Terminate;
 import io.rddp.rdmap.TerminateCodes;
 
 import java.time.Instant;
-
-import static io.rddp.field.AtomicField.*;
 
 /**
  * Describes a decoded PDU to a {@link FieldSink}: which fields of {@link io.rddp.field.FieldRegistry} it has, in
@@ -156,22 +155,22 @@ public final class PduFields {
         } else if (r.body() instanceof ImmediateData i) {
             out.emit(RdmapField.IMMEDIATE_DATA, i.data());
         } else if (r.body() instanceof AtomicRequest a) {
-            out.open(ATOMIC_REQUEST, "Atomic Request (RFC 7306 §4.3.1)");
-            out.emit(ATOMIC_OPCODE, a.atomicOpcode());
-            out.emit(ATOMIC_OPCODE_NAME, a.operationName());
-            out.emit(REQUEST_ID, a.requestId());
-            out.emit(REMOTE_STAG, a.remoteStag());
-            out.emit(REMOTE_TO, a.remoteTo());
-            out.emit(ADD_OR_SWAP_DATA, a.addOrSwapData());
-            out.emit(ADD_OR_SWAP_MASK, a.addOrSwapMask());
-            out.emit(COMPARE_DATA, a.compareData());
-            out.emit(COMPARE_MASK, a.compareMask());
-            out.close(ATOMIC_REQUEST);
+            out.open(AtomicField.ATOMIC_REQUEST, "Atomic Request (RFC 7306 §4.3.1)");
+            out.emit(AtomicField.ATOMIC_OPCODE, a.atomicOpcode());
+            out.emit(AtomicField.ATOMIC_OPCODE_NAME, a.operationName());
+            out.emit(AtomicField.REQUEST_ID, a.requestId());
+            out.emit(AtomicField.REMOTE_STAG, a.remoteStag());
+            out.emit(AtomicField.REMOTE_TO, a.remoteTo());
+            out.emit(AtomicField.ADD_OR_SWAP_DATA, a.addOrSwapData());
+            out.emit(AtomicField.ADD_OR_SWAP_MASK, a.addOrSwapMask());
+            out.emit(AtomicField.COMPARE_DATA, a.compareData());
+            out.emit(AtomicField.COMPARE_MASK, a.compareMask());
+            out.close(AtomicField.ATOMIC_REQUEST);
         } else if (r.body() instanceof AtomicResponse a) {
-            out.open(ATOMIC_RESPONSE, "Atomic Response (RFC 7306 §4.3.2)");
-            out.emit(ORIGINAL_REQUEST_ID, a.originalRequestId());
-            out.emit(ORIGINAL_VALUE, a.originalRemoteDataValue());
-            out.close(ATOMIC_RESPONSE);
+            out.open(AtomicField.ATOMIC_RESPONSE, "Atomic Response (RFC 7306 §4.3.2)");
+            out.emit(AtomicField.ORIGINAL_REQUEST_ID, a.originalRequestId());
+            out.emit(AtomicField.ORIGINAL_VALUE, a.originalRemoteDataValue());
+            out.close(AtomicField.ATOMIC_RESPONSE);
         }
         out.emit(RdmapField.PAYLOAD_LENGTH, r.payload().remaining());
         out.close(RdmapField.RDMAP);

@@ -10,8 +10,8 @@ import java.util.Map;
 /**
  * The fields of one PDU by filter name (the names of {@link io.rddp.field.FieldRegistry}), collected from the
  * describers ({@code PduFields}, {@code RpcRdmaFields}): a group's key and its fields' keys joined with '.', list
- * items under the list's key ({@code rpcrdma.reads.handle}, {@code rpc.ops}). A name may have several values (list items). Reusable: call
- * {@link #clear()} before describing the next PDU.
+ * items under the list's key ({@code rpcrdma.reads.handle}, {@code rpc.ops}). A name may have several values (list
+ * items). Reusable: call {@link #clear()} before describing the next PDU.
  */
 public final class FieldRecord implements FieldSink {
 

@@ -123,7 +123,9 @@ public final class RpcRdmaFields {
         } else {
             out.emit(RpcField.REPLY_STAT, r.replyStat() == 0 ? "MSG_ACCEPTED" : "MSG_DENIED");
             if (r.acceptStat() >= 0) out.emit(RpcField.ACCEPT_STAT, RpcNames.acceptStat(r.acceptStat()));
-            if (r.rejectStat() >= 0) out.emit(RpcField.REJECT_STAT, r.rejectStat() == 0 ? "RPC_MISMATCH" : "AUTH_ERROR");
+            if (r.rejectStat() >= 0) {
+                out.emit(RpcField.REJECT_STAT, r.rejectStat() == 0 ? "RPC_MISMATCH" : "AUTH_ERROR");
+            }
             if (r.authStat() >= 0) out.emit(RpcField.AUTH_STAT, RpcNames.authStat(r.authStat()));
             if (r.mismatchLow() >= 0) {
                 out.emit(RpcField.LOW, r.mismatchLow());
