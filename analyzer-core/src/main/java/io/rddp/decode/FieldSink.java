@@ -1,9 +1,18 @@
 package io.rddp.decode;
 
+import io.rddp.field.Base;
+import io.rddp.field.Field;
+import io.rddp.field.FieldType;
+import io.rddp.field.Layer;
+
 /**
  * Receives the fields of a decoded PDU in order, Wireshark-style: every field has a stable key (used by JSON and
  * filters), a human label (used by the field tree) and a typed value. One description of each header serves the
  * JSON output, the {@code -V} tree and the GUI.
+ *
+ * <p>Describers emit by the handles of {@link io.rddp.field.FieldRegistry} ({@link #open}, {@link #emit}): the
+ * handle gives the key, the label and the call its type and display base ask for. Sinks implement the calls by
+ * key and label below.
  */
 public interface FieldSink {
 
@@ -56,4 +65,83 @@ public interface FieldSink {
     }
 
     void hex(String key, String label, byte[] value);
+
+    /** Opens a layer (a group, or a list for {@link Layer.Shape#LIST}) under its key, shown with {@code label}. */
+    default void open(Layer layer, String label) {
+        if (layer.shape() == Layer.Shape.LIST) {
+            beginList(layer.name(), label);
+        } else {
+            begin(layer.name(), label);
+        }
+    }
+
+    /** Closes what {@link #open} opened. */
+    default void close(Layer layer) {
+        if (layer.shape() == Layer.Shape.LIST) {
+            endList();
+        } else {
+            end();
+        }
+    }
+
+    /** Opens an item of a list: a group without a key. */
+    default void openItem(String label) {
+        begin(null, label);
+    }
+
+    /** Opens a list of values of one field ({@code rpc.ops}); give them with {@link #item}. */
+    default void openValues(Field field, String label) {
+        beginList(field.name(), label);
+    }
+
+    /** A value of the list {@link #openValues} opened. */
+    default void item(Field field, String value) {
+        text(null, field.label(), value);
+    }
+
+    /** A number, a 64-bit value or a capture time, as the field's type and display base say. */
+    default void emit(Field field, long value) {
+        emit(field, field.label(), value);
+    }
+
+    /** {@link #emit(Field, long)} shown with another label than the field's. */
+    default void emit(Field field, String label, long value) {
+        FieldType t = field.type();
+        if (t == FieldType.UINT64) {
+            unsigned64(field.name(), label, value);
+        } else if (t == FieldType.TIME) {
+            time(field.name(), label, value);
+        } else if (t != FieldType.NUMBER) {
+            throw new IllegalArgumentException(field.key() + " is " + t + ", not a number");
+        } else if (field.base() == Base.HEX) {
+            id32(field.name(), label, value);
+        } else {
+            number(field.name(), label, value);
+        }
+    }
+
+    /**
+     * A number shown in decimal whatever the field's base: how the fields of a header cut short have always been
+     * shown ({@code TruncatedFields}).
+     */
+    default void decimal(Field field, long value) {
+        number(field.name(), field.label(), value);
+    }
+
+    default void emit(Field field, boolean value) {
+        bool(field.name(), field.label(), value);
+    }
+
+    /** A boolean that is left out when null ("not applicable / not checked"). */
+    default void emitIfKnown(Field field, Boolean value) {
+        boolOrNull(field.name(), field.label(), value);
+    }
+
+    default void emit(Field field, String value) {
+        text(field.name(), field.label(), value);
+    }
+
+    default void emit(Field field, byte[] value) {
+        hex(field.name(), field.label(), value);
+    }
 }

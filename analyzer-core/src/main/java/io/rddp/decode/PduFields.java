@@ -3,6 +3,12 @@ package io.rddp.decode;
 import io.rddp.ddp.DdpHeader;
 import io.rddp.ddp.TaggedHeader;
 import io.rddp.ddp.UntaggedHeader;
+import io.rddp.field.AtomicField;
+import io.rddp.field.DdpField;
+import io.rddp.field.FrameField;
+import io.rddp.field.Layer;
+import io.rddp.field.MpaField;
+import io.rddp.field.RdmapField;
 import io.rddp.mpa.Fpdu;
 import io.rddp.mpa.MpaStartFrame;
 import io.rddp.rdmap.AtomicRequest;
@@ -18,25 +24,26 @@ import io.rddp.rdmap.TerminateCodes;
 import java.time.Instant;
 
 /**
- * The one field registry of a decoded PDU: stable keys (the JSON contract and future filter names), labels for the
- * field tree, and values. Keys never change meaning; new keys may be added.
+ * Describes a decoded PDU to a {@link FieldSink}: which fields of {@link io.rddp.field.FieldRegistry} it has, in
+ * order, with their values (the group labels say which header format it is). Keys never change meaning; new fields
+ * may be added.
  */
 public final class PduFields {
     private PduFields() {
     }
 
     public static void describe(Pdu pdu, FieldSink out) {
-        out.number("frame", "Frame", pdu.frame());
-        out.number("stream", "TCP stream", pdu.stream());
-        out.text("src", "Source", pdu.source().toString());
-        out.text("dst", "Destination", pdu.destination().toString());
-        out.time("time", "Capture time (epoch seconds)", pdu.timestampNanos());
+        out.emit(FrameField.FRAME, pdu.frame());
+        out.emit(FrameField.STREAM, pdu.stream());
+        out.emit(FrameField.SRC, pdu.source().toString());
+        out.emit(FrameField.DST, pdu.destination().toString());
+        out.emit(FrameField.TIME, pdu.timestampNanos());
         if (pdu.startFrame() != null) {
             describe(pdu.startFrame(), out);
         } else {
             describe(pdu.fpdu(), out);
             if (pdu.ddp() != null) {
-                describe(pdu.ddp().header(), "ddp", DDP, out);
+                describe(pdu.ddp().header(), DdpField.DDP, DDP, out);
             } else if (cutDdpHeader(pdu.fpdu().ulpdu())) {
                 // the ULPDU_Length cut the DDP header short: what it holds of it is still shown, flagged
                 TruncatedFields.ddp(pdu.fpdu().ulpdu(), out);
@@ -51,7 +58,7 @@ public final class PduFields {
                 TruncatedFields.rdmap(control, control.kind(), !h.tagged() && h.offset() == 0, pdu.ddp().payload(),
                         out);
             }
-            if (pdu.problem() != null) out.text("problem", "Could not decode", pdu.problem());
+            if (pdu.problem() != null) out.emit(FrameField.PROBLEM, pdu.problem());
         }
     }
 
@@ -63,125 +70,127 @@ public final class PduFields {
     }
 
     static void describe(MpaStartFrame f, FieldSink out) {
-        out.begin("mpa", f.kind() == MpaStartFrame.Kind.REQUEST ? "MPA Request Frame (RFC 5044 §7.1)"
+        out.open(MpaField.MPA, f.kind() == MpaStartFrame.Kind.REQUEST ? "MPA Request Frame (RFC 5044 §7.1)"
                 : "MPA Reply Frame (RFC 5044 §7.1)");
-        out.text("kind", "Kind", f.kind() == MpaStartFrame.Kind.REQUEST ? "request" : "reply");
-        if (!f.keyValid()) out.bool("keyValid", "Key valid", false);
-        out.bool("m", "Markers required (M)", f.markers());
-        out.bool("c", "CRC (C)", f.crc());
-        out.bool("r", "Reject (R)", f.reject());
-        out.number("res", "Reserved bits (Res)", f.reserved());
-        out.number("rev", "Revision", f.revision());
-        out.number("pdLength", "Private data length", f.pdLength());
-        out.hex("privateData", "Private data", f.privateData());
+        out.emit(MpaField.KIND, f.kind() == MpaStartFrame.Kind.REQUEST ? "request" : "reply");
+        if (!f.keyValid()) out.emit(MpaField.KEY_VALID, false);
+        out.emit(MpaField.M, f.markers());
+        out.emit(MpaField.C, f.crc());
+        out.emit(MpaField.R, f.reject());
+        out.emit(MpaField.RES, f.reserved());
+        out.emit(MpaField.REV, f.revision());
+        out.emit(MpaField.PD_LENGTH, f.pdLength());
+        out.emit(MpaField.PRIVATE_DATA, f.privateData());
         MpaStartFrame.Enhanced e = f.enhanced();
         if (e != null) {
-            out.number("ird", "IRD (RFC 6581)", e.ird());
-            out.number("ord", "ORD (RFC 6581)", e.ord());
-            out.bool("peerToPeer", "Peer-to-peer (RFC 6581)", e.peerToPeer());
-            out.bool("rtrSend", "Zero-length Send RTR", e.zeroLengthSendRtr());
-            out.bool("rtrWrite", "Zero-length Write RTR", e.zeroLengthWriteRtr());
-            out.bool("rtrRead", "Zero-length Read RTR", e.zeroLengthReadRtr());
+            out.emit(MpaField.IRD, e.ird());
+            out.emit(MpaField.ORD, e.ord());
+            out.emit(MpaField.PEER_TO_PEER, e.peerToPeer());
+            out.emit(MpaField.RTR_SEND, e.zeroLengthSendRtr());
+            out.emit(MpaField.RTR_WRITE, e.zeroLengthWriteRtr());
+            out.emit(MpaField.RTR_READ, e.zeroLengthReadRtr());
         }
-        out.end();
+        out.close(MpaField.MPA);
     }
 
     static void describe(Fpdu f, FieldSink out) {
-        out.begin("mpa", "MPA FPDU (RFC 5044 §4.1)");
-        out.text("kind", "Kind", "fpdu");
-        out.number("offset", "TCP stream offset", f.offset());
-        out.number("ulpduLength", "ULPDU length", f.ulpduLength());
-        out.number("pad", "Pad length", f.padLength());
-        if (f.markerCount() > 0) out.number("markers", "Markers", f.markerCount());
+        out.open(MpaField.MPA, "MPA FPDU (RFC 5044 §4.1)");
+        out.emit(MpaField.KIND, "fpdu");
+        out.emit(MpaField.OFFSET, f.offset());
+        out.emit(MpaField.ULPDU_LENGTH, f.ulpduLength());
+        out.emit(MpaField.PAD, f.padLength());
+        if (f.markerCount() > 0) out.emit(MpaField.MARKERS, f.markerCount());
         // The CRC field is on the wire whether or not CRCs were negotiated (RFC 5044 §4.1); its value is the
         // CRC-32C read least significant octet first, as iSCSI and siw put it (see Fpdu).
-        out.id32("crc", f.crcPresent() ? "CRC32c" : "CRC field (not negotiated, not checked)", f.crc());
-        out.boolOrNull("crcOk", "CRC good", f.crcOk());
-        if (f.inferred()) out.bool("inferred", "Parameters inferred (no handshake seen)", true);
-        out.end();
+        out.emit(MpaField.CRC, f.crcPresent() ? MpaField.CRC.label() : MpaField.CRC_UNCHECKED_LABEL, f.crc());
+        out.emitIfKnown(MpaField.CRC_OK, f.crcOk());
+        if (f.inferred()) out.emit(MpaField.INFERRED, true);
+        out.close(MpaField.MPA);
     }
 
-    static void describe(DdpHeader h, String key, String label, FieldSink out) {
-        out.begin(key, DDP.equals(label) ? (h.tagged() ? DDP_TAGGED : DDP_UNTAGGED)
+    static void describe(DdpHeader h, Layer layer, String label, FieldSink out) {
+        out.open(layer, DDP.equals(label) ? (h.tagged() ? DDP_TAGGED : DDP_UNTAGGED)
                 : label + (h.tagged() ? TAGGED : UNTAGGED));
-        out.bool("tagged", "Tagged (T)", h.tagged());
-        out.bool("last", "Last (L)", h.last());
-        out.number("rsvd", "Reserved", h.reserved());
-        out.number("version", "DDP version (DV)", h.version());
+        out.emit(DdpField.TAGGED, h.tagged());
+        out.emit(DdpField.LAST, h.last());
+        out.emit(DdpField.RSVD, h.reserved());
+        out.emit(DdpField.VERSION, h.version());
         if (h instanceof TaggedHeader t) {
-            out.number("rsvdUlp", "Reserved for ULP", t.rsvdUlp());
-            out.id32("stag", "STag", t.stag());
-            out.unsigned64("to", "Tagged offset", t.to());
+            out.emit(DdpField.RSVD_ULP, t.rsvdUlp());
+            out.emit(DdpField.STAG, t.stag());
+            out.emit(DdpField.TO, t.to());
         } else if (h instanceof UntaggedHeader u) {
-            out.number("rsvdUlp", "Reserved for ULP", u.rsvdUlp());
-            out.number("qn", "Queue number", u.qn());
-            out.number("msn", "Message sequence number", u.msn());
-            out.number("mo", "Message offset", u.mo());
+            out.emit(DdpField.RSVD_ULP, u.rsvdUlp());
+            out.emit(DdpField.QN, u.qn());
+            out.emit(DdpField.MSN, u.msn());
+            out.emit(DdpField.MO, u.mo());
         }
-        out.end();
+        out.close(layer);
     }
 
     static void describe(RdmapPdu r, FieldSink out) {
         Opcode op = r.opcode();
-        out.begin("rdmap", op == null ? RDMAP_RESERVED : RDMAP_LABELS[op.ordinal()]);
+        out.open(RdmapField.RDMAP, op == null ? RDMAP_RESERVED : RDMAP_LABELS[op.ordinal()]);
         describe(r.control(), out);
-        if (op != null && op.carriesInvalidateStag()) out.id32("invalidateStag", "Invalidate STag", r.invalidateStag());
+        if (op != null && op.carriesInvalidateStag()) out.emit(RdmapField.INVALIDATE_STAG, r.invalidateStag());
         if (r.body() instanceof ReadRequest rr) {
-            describe(rr, out);
+            describe(rr, RdmapField.READ_REQUEST, out);
         } else if (r.body() instanceof Terminate t) {
-            out.begin("terminate", "Terminate (RFC 5040 §4.8)");
-            out.number("layer", "Layer", t.layer());
-            out.number("etype", "Error type", t.errorType());
-            out.number("code", "Error code", t.errorCode());
-            out.text("name", "Error", TerminateCodes.describe(t.layer(), t.errorType(), t.errorCode()));
-            out.bool("m", "DDP segment length valid (M)", t.segmentLengthValid());
-            out.bool("d", "DDP header included (D)", t.ddpHeaderIncluded());
-            out.bool("r", "RDMAP header included (R)", t.rdmaHeaderIncluded());
+            out.open(RdmapField.TERMINATE, "Terminate (RFC 5040 §4.8)");
+            out.emit(RdmapField.LAYER, t.layer());
+            out.emit(RdmapField.ETYPE, t.errorType());
+            out.emit(RdmapField.CODE, t.errorCode());
+            out.emit(RdmapField.NAME, TerminateCodes.describe(t.layer(), t.errorType(), t.errorCode()));
+            out.emit(RdmapField.M, t.segmentLengthValid());
+            out.emit(RdmapField.D, t.ddpHeaderIncluded());
+            out.emit(RdmapField.R, t.rdmaHeaderIncluded());
             if (t.ddpHeaderIncluded()) {
-                out.number("ddpSegmentLength", "DDP segment length", t.ddpSegmentLength());
-                describe(t.terminatedDdpHeader(), "ddpHeader", "Terminated DDP", out);
+                out.emit(RdmapField.DDP_SEGMENT_LENGTH, t.ddpSegmentLength());
+                describe(t.terminatedDdpHeader(), RdmapField.TERMINATED_DDP, "Terminated DDP", out);
             }
-            if (t.terminatedRdmaHeader() != null) describe(t.terminatedRdmaHeader(), out);
-            out.end();
+            if (t.terminatedRdmaHeader() != null) {
+                describe(t.terminatedRdmaHeader(), RdmapField.TERMINATED_READ_REQUEST, out);
+            }
+            out.close(RdmapField.TERMINATE);
         } else if (r.body() instanceof ImmediateData i) {
-            out.unsigned64("immediateData", "Immediate data", i.data());
+            out.emit(RdmapField.IMMEDIATE_DATA, i.data());
         } else if (r.body() instanceof AtomicRequest a) {
-            out.begin("atomicRequest", "Atomic Request (RFC 7306 §4.3.1)");
-            out.number("atomicOpcode", "Atomic operation", a.atomicOpcode());
-            out.text("atomicOpcodeName", "Atomic operation name", a.operationName());
-            out.number("requestId", "Request identifier", a.requestId());
-            out.id32("remoteStag", "Remote STag", a.remoteStag());
-            out.unsigned64("remoteTo", "Remote tagged offset", a.remoteTo());
-            out.unsigned64("addOrSwapData", "Add or swap data", a.addOrSwapData());
-            out.unsigned64("addOrSwapMask", "Add or swap mask", a.addOrSwapMask());
-            out.unsigned64("compareData", "Compare data", a.compareData());
-            out.unsigned64("compareMask", "Compare mask", a.compareMask());
-            out.end();
+            out.open(AtomicField.ATOMIC_REQUEST, "Atomic Request (RFC 7306 §4.3.1)");
+            out.emit(AtomicField.ATOMIC_OPCODE, a.atomicOpcode());
+            out.emit(AtomicField.ATOMIC_OPCODE_NAME, a.operationName());
+            out.emit(AtomicField.REQUEST_ID, a.requestId());
+            out.emit(AtomicField.REMOTE_STAG, a.remoteStag());
+            out.emit(AtomicField.REMOTE_TO, a.remoteTo());
+            out.emit(AtomicField.ADD_OR_SWAP_DATA, a.addOrSwapData());
+            out.emit(AtomicField.ADD_OR_SWAP_MASK, a.addOrSwapMask());
+            out.emit(AtomicField.COMPARE_DATA, a.compareData());
+            out.emit(AtomicField.COMPARE_MASK, a.compareMask());
+            out.close(AtomicField.ATOMIC_REQUEST);
         } else if (r.body() instanceof AtomicResponse a) {
-            out.begin("atomicResponse", "Atomic Response (RFC 7306 §4.3.2)");
-            out.number("requestId", "Original request identifier", a.originalRequestId());
-            out.unsigned64("originalValue", "Original remote data value", a.originalRemoteDataValue());
-            out.end();
+            out.open(AtomicField.ATOMIC_RESPONSE, "Atomic Response (RFC 7306 §4.3.2)");
+            out.emit(AtomicField.ORIGINAL_REQUEST_ID, a.originalRequestId());
+            out.emit(AtomicField.ORIGINAL_VALUE, a.originalRemoteDataValue());
+            out.close(AtomicField.ATOMIC_RESPONSE);
         }
-        out.number("payloadLength", "ULP payload length", r.payload().remaining());
-        out.end();
+        out.emit(RdmapField.PAYLOAD_LENGTH, r.payload().remaining());
+        out.close(RdmapField.RDMAP);
     }
 
     private static void describe(RdmapControl control, FieldSink out) {
         Opcode op = control.kind();
-        out.number("version", "RDMAP version", control.version());
-        out.number("opcode", "Opcode", control.opcode());
-        out.text("opcodeName", "Opcode name", op == null ? "Reserved" : op.rfcName());
+        out.emit(RdmapField.VERSION, control.version());
+        out.emit(RdmapField.OPCODE, control.opcode());
+        out.emit(RdmapField.OPCODE_NAME, op == null ? "Reserved" : op.rfcName());
     }
 
-    private static void describe(ReadRequest rr, FieldSink out) {
-        out.begin("readRequest", "RDMA Read Request header (RFC 5040 §4.4)");
-        out.id32("sinkStag", "Data sink STag", rr.sinkStag());
-        out.unsigned64("sinkTo", "Data sink tagged offset", rr.sinkTo());
-        out.number("size", "RDMA Read message size", rr.size());
-        out.id32("srcStag", "Data source STag", rr.sourceStag());
-        out.unsigned64("srcTo", "Data source tagged offset", rr.sourceTo());
-        out.end();
+    private static void describe(ReadRequest rr, Layer layer, FieldSink out) {
+        out.open(layer, "RDMA Read Request header (RFC 5040 §4.4)");
+        out.emit(RdmapField.SINK_STAG, rr.sinkStag());
+        out.emit(RdmapField.SINK_TO, rr.sinkTo());
+        out.emit(RdmapField.SIZE, rr.size());
+        out.emit(RdmapField.SRC_STAG, rr.sourceStag());
+        out.emit(RdmapField.SRC_TO, rr.sourceTo());
+        out.close(layer);
     }
 
     // Labels built once: a sink that shows no labels (JSON) would otherwise pay for the concatenation per PDU.

@@ -2,6 +2,7 @@ package io.rddp.filter;
 
 import io.rddp.decode.Pdu;
 import io.rddp.decode.PduFields;
+import io.rddp.field.CaptureField;
 import io.rddp.filter.Expr.Literal;
 import io.rddp.filter.Expr.Op;
 import io.rddp.rpcrdma.ChunkMove;
@@ -83,24 +84,36 @@ public final class DisplayFilter {
     /** The {@code tcp.*} and {@code ip.*} names of a PDU. */
     public static void addConnection(FieldRecord record, int stream, String srcAddress, int srcPort,
                                      String dstAddress, int dstPort) {
-        record.put("tcp.stream", (long) stream);
-        record.put("tcp.srcport", (long) srcPort);
-        record.put("tcp.dstport", (long) dstPort);
-        record.put("tcp.port", (long) srcPort);
-        record.put("tcp.port", (long) dstPort);
-        record.put("ip.src", srcAddress);
-        record.put("ip.dst", dstAddress);
-        record.put("ip.addr", srcAddress);
-        record.put("ip.addr", dstAddress);
+        record.put(TCP_STREAM, (long) stream);
+        record.put(TCP_SRCPORT, (long) srcPort);
+        record.put(TCP_DSTPORT, (long) dstPort);
+        record.put(TCP_PORT, (long) srcPort);
+        record.put(TCP_PORT, (long) dstPort);
+        record.put(IP_SRC, srcAddress);
+        record.put(IP_DST, dstAddress);
+        record.put(IP_ADDR, srcAddress);
+        record.put(IP_ADDR, dstAddress);
     }
+
+    // the filter names of CaptureField, built once (a record is filled per PDU)
+    private static final String TCP_STREAM = CaptureField.TCP_STREAM.key();
+    private static final String TCP_SRCPORT = CaptureField.TCP_SRCPORT.key();
+    private static final String TCP_DSTPORT = CaptureField.TCP_DSTPORT.key();
+    private static final String TCP_PORT = CaptureField.TCP_PORT.key();
+    private static final String IP_SRC = CaptureField.IP_SRC.key();
+    private static final String IP_DST = CaptureField.IP_DST.key();
+    private static final String IP_ADDR = CaptureField.IP_ADDR.key();
+    private static final String VIOLATION = CaptureField.VIOLATION.key();
+    private static final String VIOLATION_CHECK = CaptureField.VIOLATION_CHECK.key();
+    private static final String VIOLATION_SEVERITY = CaptureField.VIOLATION_SEVERITY.key();
 
     /** {@code violation}, {@code violation.check} and {@code violation.severity}. */
     public static void addViolations(FieldRecord record, Collection<String> checks, Collection<String> severities) {
         boolean any = checks != null && !checks.isEmpty();
-        record.put("violation", any);
+        record.put(VIOLATION, any);
         if (any) {
-            for (String c : checks) record.put("violation.check", c);
-            if (severities != null) for (String s : severities) record.put("violation.severity", s);
+            for (String c : checks) record.put(VIOLATION_CHECK, c);
+            if (severities != null) for (String s : severities) record.put(VIOLATION_SEVERITY, s);
         }
     }
 

@@ -8,15 +8,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The fields of one PDU by filter name, collected from the field registry's description ({@code PduFields},
- * {@code RpcRdmaFields}): a group's key and its fields' keys joined with '.', list items under the list's key
- * ({@code rpcrdma.reads.handle}, {@code rpc.ops}). A name may have several values (list items). Reusable: call
- * {@link #clear()} before describing the next PDU.
+ * The fields of one PDU by filter name (the names of {@link io.rddp.field.FieldRegistry}), collected from the
+ * describers ({@code PduFields}, {@code RpcRdmaFields}): a group's key and its fields' keys joined with '.', list
+ * items under the list's key ({@code rpcrdma.reads.handle}, {@code rpc.ops}). A name may have several values (list
+ * items). Reusable: call {@link #clear()} before describing the next PDU.
  */
 public final class FieldRecord implements FieldSink {
-
-    /** Kinds of value a field holds. */
-    public enum Type { NUMBER, BOOLEAN, TEXT, BYTES }
 
     private final Map<String, List<Object>> values = new HashMap<>();
     private final Map<String, Integer> hexDigits = new HashMap<>();

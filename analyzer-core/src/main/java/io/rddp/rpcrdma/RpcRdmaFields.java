@@ -1,6 +1,10 @@
 package io.rddp.rpcrdma;
 
 import io.rddp.decode.FieldSink;
+import io.rddp.field.ChunkField;
+import io.rddp.field.Layer;
+import io.rddp.field.RpcField;
+import io.rddp.field.RpcRdmaField;
 import io.rddp.oncrpc.RpcMessage;
 import io.rddp.oncrpc.RpcNames;
 import io.rddp.oncrpc.UlpInfo;
@@ -8,8 +12,9 @@ import io.rddp.oncrpc.UlpInfo;
 import java.util.List;
 
 /**
- * The fields of an RPC-over-RDMA message, its RPC message and a chunk move, under stable keys: the same
- * description serves {@code decode -V}, JSON lines and the GUI (after {@link io.rddp.decode.PduFields}).
+ * Describes an RPC-over-RDMA message, its RPC message and a chunk move by the fields of
+ * {@link io.rddp.field.FieldRegistry}: the same description serves {@code decode -V}, JSON lines, the display
+ * filter and the GUI (after {@link io.rddp.decode.PduFields}).
  */
 public final class RpcRdmaFields {
     private RpcRdmaFields() {
@@ -22,139 +27,149 @@ public final class RpcRdmaFields {
 
     static void describe(RpcRdmaMessage m, FieldSink out) {
         RpcRdmaHeader h = m.header();
-        out.begin("rpcrdma", "RPC-over-RDMA (RFC 8166)");
-        out.text("source", "Message from", switch (m.source()) {
+        out.open(RpcRdmaField.RPCRDMA, "RPC-over-RDMA (RFC 8166)");
+        out.emit(RpcRdmaField.SOURCE, switch (m.source()) {
             case INLINE -> "send";
             case POSITION_ZERO_READ_CHUNK -> "position-zero-read-chunk";
             case REPLY_CHUNK -> "reply-chunk";
         });
-        out.text("role", "Sent by", m.fromRequester() ? "requester" : "responder");
-        out.text("recognition", "Recognised by", m.recognition().name().toLowerCase().replace('_', '-'));
-        out.number("sendLength", m.source() == RpcRdmaMessage.Source.INLINE ? "Send message length"
-                : "Rebuilt message length", m.sendLength());
+        out.emit(RpcRdmaField.ROLE, m.fromRequester() ? "requester" : "responder");
+        out.emit(RpcRdmaField.RECOGNITION, m.recognition().name().toLowerCase().replace('_', '-'));
+        out.emit(RpcRdmaField.SEND_LENGTH, m.source() == RpcRdmaMessage.Source.INLINE
+                ? RpcRdmaField.SEND_LENGTH.label() : RpcRdmaField.REBUILT_LENGTH_LABEL, m.sendLength());
         if (h != null) {
-            out.id32("xid", "XID", h.xid());
-            out.number("version", "Version", h.version());
-            out.number("credits", "Credits (requested or granted)", h.credits());
-            out.number("proc", "Procedure", h.procValue());
-            out.text("procName", "Procedure name", h.proc() == null ? "undefined" : h.proc().name());
+            out.emit(RpcRdmaField.XID, h.xid());
+            out.emit(RpcRdmaField.VERSION, h.version());
+            out.emit(RpcRdmaField.CREDITS, h.credits());
+            out.emit(RpcRdmaField.PROC, h.procValue());
+            out.emit(RpcRdmaField.PROC_NAME, h.proc() == null ? "undefined" : h.proc().name());
             if (h.proc() == Proc.RDMA_MSGP) {
-                out.number("align", "RDMA align", h.align());
-                out.number("threshold", "RDMA threshold", h.threshold());
+                out.emit(RpcRdmaField.ALIGN, h.align());
+                out.emit(RpcRdmaField.THRESHOLD, h.threshold());
             }
             if (h.version() == 1 && h.proc() != Proc.RDMA_ERROR && h.proc() != Proc.RDMA_DONE) {
-                out.beginList("reads", "Read list (" + h.readList().size() + " segments)");
+                out.open(RpcRdmaField.READS, "Read list (" + h.readList().size() + " segments)");
                 for (ReadSegment s : h.readList()) {
-                    out.begin(null, "Read segment: position " + s.position());
-                    out.number("position", "Position", s.position());
+                    out.openItem("Read segment: position " + s.position());
+                    out.emit(RpcRdmaField.POSITION, s.position());
                     segment(s.target(), out);
                     out.end();
                 }
-                out.endList();
-                out.beginList("writes", "Write list (" + h.writeList().size() + " chunks)");
-                for (List<RdmaSegment> w : h.writeList()) chunk(null, "Write chunk", w, out);
-                out.endList();
-                if (h.replyChunk() != null) chunk("reply", "Reply chunk", h.replyChunk(), out);
+                out.close(RpcRdmaField.READS);
+                out.open(RpcRdmaField.WRITES, "Write list (" + h.writeList().size() + " chunks)");
+                for (List<RdmaSegment> w : h.writeList()) {
+                    out.openItem(chunkLabel("Write chunk", w));
+                    segments(RpcRdmaField.WRITE_SEGMENTS, w, out);
+                    out.end();
+                }
+                out.close(RpcRdmaField.WRITES);
+                if (h.replyChunk() != null) {
+                    out.open(RpcRdmaField.REPLY, chunkLabel("Reply chunk", h.replyChunk()));
+                    segments(RpcRdmaField.REPLY_SEGMENTS, h.replyChunk(), out);
+                    out.close(RpcRdmaField.REPLY);
+                }
             }
             if (h.proc() == Proc.RDMA_ERROR) {
-                out.number("error", "Error code", h.errorCode());
-                out.text("errorName", "Error", h.errorCode() == RpcRdmaHeader.ERR_VERS ? "ERR_VERS" : "ERR_CHUNK");
+                out.emit(RpcRdmaField.ERROR, h.errorCode());
+                out.emit(RpcRdmaField.ERROR_NAME, h.errorCode() == RpcRdmaHeader.ERR_VERS ? "ERR_VERS" : "ERR_CHUNK");
                 if (h.errorCode() == RpcRdmaHeader.ERR_VERS) {
-                    out.number("versLow", "Lowest version supported", h.versLow());
-                    out.number("versHigh", "Highest version supported", h.versHigh());
+                    out.emit(RpcRdmaField.VERS_LOW, h.versLow());
+                    out.emit(RpcRdmaField.VERS_HIGH, h.versHigh());
                 }
             }
         }
-        if (m.headerProblem() != null) out.text("problem", "Header problem", m.headerProblem());
-        out.end();
+        if (m.headerProblem() != null) out.emit(RpcRdmaField.PROBLEM, m.headerProblem());
+        out.close(RpcRdmaField.RPCRDMA);
         if (m.rpc() != null) describe(m.rpc(), out);
-        if (m.rpcProblem() != null) out.text("rpcProblem", "RPC message not decoded", m.rpcProblem());
+        if (m.rpcProblem() != null) out.emit(RpcField.RPC_PROBLEM, m.rpcProblem());
     }
 
-    private static void chunk(String key, String label, List<RdmaSegment> w, FieldSink out) {
-        out.begin(key, label + " (" + w.size() + " segments, " + RpcRdmaHeader.length(w) + " octets)");
-        out.beginList("segments", "Segments");
+    private static String chunkLabel(String label, List<RdmaSegment> w) {
+        return label + " (" + w.size() + " segments, " + RpcRdmaHeader.length(w) + " octets)";
+    }
+
+    private static void segments(Layer list, List<RdmaSegment> w, FieldSink out) {
+        out.open(list, "Segments");
         for (RdmaSegment s : w) {
-            out.begin(null, "Segment");
+            out.openItem("Segment");
             segment(s, out);
             out.end();
         }
-        out.endList();
-        out.end();
+        out.close(list);
     }
 
     private static void segment(RdmaSegment s, FieldSink out) {
-        out.id32("handle", "Handle (STag)", s.handle());
-        out.number("length", "Length", s.length());
-        out.unsigned64("offset", "Offset", s.offset());
+        out.emit(RpcRdmaField.HANDLE, s.handle());
+        out.emit(RpcRdmaField.LENGTH, s.length());
+        out.emit(RpcRdmaField.OFFSET, s.offset());
     }
 
     static void describe(RpcMessage r, FieldSink out) {
-        out.begin("rpc", "Remote Procedure Call (RFC 5531)");
-        out.id32("xid", "XID", r.xid());
-        out.text("msgType", "Message type", r.call() ? "call" : "reply");
-        if (r.call()) out.number("rpcVersion", "RPC version", r.rpcVersion());
+        out.open(RpcField.RPC, "Remote Procedure Call (RFC 5531)");
+        out.emit(RpcField.XID, r.xid());
+        out.emit(RpcField.MSG_TYPE, r.call() ? "call" : "reply");
+        if (r.call()) out.emit(RpcField.RPC_VERSION, r.rpcVersion());
         if (r.program() >= 0) {
-            out.number("program", "Program", r.program());
+            out.emit(RpcField.PROGRAM, r.program());
             String p = RpcNames.program(r.program());
-            if (p != null) out.text("programName", "Program name", p);
-            out.number("version", "Program version", r.version());
-            out.number("procedure", "Procedure", r.procedure());
-            out.text("procedureName", "Procedure name", r.procedureName());
+            if (p != null) out.emit(RpcField.PROGRAM_NAME, p);
+            out.emit(RpcField.VERSION, r.version());
+            out.emit(RpcField.PROCEDURE, r.procedure());
+            out.emit(RpcField.PROCEDURE_NAME, r.procedureName());
         }
         if (r.call()) {
-            out.number("credFlavor", "Credential flavor", r.credFlavor());
-            out.text("credFlavorName", "Credential", RpcNames.authFlavor(r.credFlavor()));
+            out.emit(RpcField.CRED_FLAVOR, r.credFlavor());
+            out.emit(RpcField.CRED_FLAVOR_NAME, RpcNames.authFlavor(r.credFlavor()));
         } else {
-            out.text("replyStat", "Reply status", r.replyStat() == 0 ? "MSG_ACCEPTED" : "MSG_DENIED");
-            if (r.acceptStat() >= 0) out.text("acceptStat", "Accept status", RpcNames.acceptStat(r.acceptStat()));
+            out.emit(RpcField.REPLY_STAT, r.replyStat() == 0 ? "MSG_ACCEPTED" : "MSG_DENIED");
+            if (r.acceptStat() >= 0) out.emit(RpcField.ACCEPT_STAT, RpcNames.acceptStat(r.acceptStat()));
             if (r.rejectStat() >= 0) {
-                out.text("rejectStat", "Reject status", r.rejectStat() == 0 ? "RPC_MISMATCH" : "AUTH_ERROR");
+                out.emit(RpcField.REJECT_STAT, r.rejectStat() == 0 ? "RPC_MISMATCH" : "AUTH_ERROR");
             }
-            if (r.authStat() >= 0) out.text("authStat", "Auth status", RpcNames.authStat(r.authStat()));
+            if (r.authStat() >= 0) out.emit(RpcField.AUTH_STAT, RpcNames.authStat(r.authStat()));
             if (r.mismatchLow() >= 0) {
-                out.number("low", "Lowest version", r.mismatchLow());
-                out.number("high", "Highest version", r.mismatchHigh());
+                out.emit(RpcField.LOW, r.mismatchLow());
+                out.emit(RpcField.HIGH, r.mismatchHigh());
             }
         }
-        out.number("length", "Message length", r.length());
+        out.emit(RpcField.LENGTH, r.length());
         UlpInfo u = r.ulp();
         if (u != null) {
             if (!u.operations().isEmpty() || u.moreOperations() > 0) {
-                out.beginList("ops", "Operations");
-                for (String op : u.operations()) out.text(null, "Operation", op);
+                out.openValues(RpcField.OPS, RpcField.OPS_LIST_LABEL);
+                for (String op : u.operations()) out.item(RpcField.OPS, op);
                 out.endList();
-                if (u.moreOperations() > 0) out.number("moreOps", "Operations not decoded", u.moreOperations());
+                if (u.moreOperations() > 0) out.emit(RpcField.MORE_OPS, u.moreOperations());
             }
             if (u.status() >= 0) {
-                out.number("status", "NFS status", u.status());
-                out.text("statusName", "NFS status name", RpcNames.nfsStatus(u.status()));
+                out.emit(RpcField.STATUS, u.status());
+                out.emit(RpcField.STATUS_NAME, RpcNames.nfsStatus(u.status()));
             }
-            if (u.maxReplyBytes() >= 0) out.number("maxReplyData", "Most data the reply may carry", u.maxReplyBytes());
+            if (u.maxReplyBytes() >= 0) out.emit(RpcField.MAX_REPLY_DATA, u.maxReplyBytes());
             if (u.dataLength() >= 0) {
-                out.number("dataOffset", "DDP-eligible data item at", u.dataOffset());
-                out.number("dataLength", "DDP-eligible data item length", u.dataLength());
+                out.emit(RpcField.DATA_OFFSET, u.dataOffset());
+                out.emit(RpcField.DATA_LENGTH, u.dataLength());
             }
-            if (u.chunkLength() >= 0) out.number("dataChunkLength", "Returned in a Write chunk of", u.chunkLength());
-            if (u.problem() != null) out.text("ulpProblem", "Arguments/results decoded only in part", u.problem());
+            if (u.chunkLength() >= 0) out.emit(RpcField.DATA_CHUNK_LENGTH, u.chunkLength());
+            if (u.problem() != null) out.emit(RpcField.ULP_PROBLEM, u.problem());
         }
-        out.end();
+        out.close(RpcField.RPC);
     }
 
     static void describe(ChunkMove c, FieldSink out) {
-        out.begin("chunk", "RPC-over-RDMA chunk moved (RFC 8166 §3.5.2)");
-        out.bool("matched", "Matches an advertised segment", c.matched());
+        out.open(ChunkField.CHUNK, "RPC-over-RDMA chunk moved (RFC 8166 §3.5.2)");
+        out.emit(ChunkField.MATCHED, c.matched());
         if (c.matched()) {
-            out.id32("xid", "XID", c.xid());
-            out.text("kind", "Chunk", c.chunk().name().toLowerCase());
-            out.number("chunkIndex", "Chunk index", c.chunkIndex());
-            out.number("segment", "Segment index", c.segment());
-            out.number("segmentOffset", "Offset in segment", c.segmentOffset());
-            out.bool("inBounds", "Inside the segment", c.inBounds());
-            if (c.afterReply()) out.bool("afterReply", "After the reply was sent", true);
+            out.emit(ChunkField.XID, c.xid());
+            out.emit(ChunkField.KIND, c.chunk().name().toLowerCase());
+            out.emit(ChunkField.CHUNK_INDEX, c.chunkIndex());
+            out.emit(ChunkField.SEGMENT, c.segment());
+            out.emit(ChunkField.SEGMENT_OFFSET, c.segmentOffset());
+            out.emit(ChunkField.IN_BOUNDS, c.inBounds());
+            if (c.afterReply()) out.emit(ChunkField.AFTER_REPLY, true);
         }
-        out.number("length", "Length", c.length());
-        out.end();
+        out.emit(ChunkField.LENGTH, c.length());
+        out.close(ChunkField.CHUNK);
     }
 
     /** Protocol column: "RPC", "RPCoRDMA", or null when this PDU carries no RPC-over-RDMA message. */

@@ -26,7 +26,7 @@ class MidConnectionDecodeTest {
             new DecodePipeline(pdu -> {
                 if (pdu.fpdu() == null) return;
                 Map<String, String> ddpAndRdmap = new LinkedHashMap<>();
-                PduFields.describe(pdu.ddp().header(), "ddp", "DDP", new MapSink(ddpAndRdmap));
+                PduFields.describe(pdu.ddp().header(), io.rddp.field.DdpField.DDP, "DDP", new MapSink(ddpAndRdmap));
                 PduFields.describe(pdu.rdmap(), new MapSink(ddpAndRdmap));
                 rows.add(new Row(pdu.frame(), pdu.fpdu().ulpduLength() + " " + ddpAndRdmap, pdu.fpdu().inferred()));
             }).run(r);

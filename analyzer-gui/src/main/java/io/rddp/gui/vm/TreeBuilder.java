@@ -1,13 +1,19 @@
 package io.rddp.gui.vm;
 
 import io.rddp.decode.FieldSink;
+import io.rddp.field.Base;
+import io.rddp.field.Field;
+import io.rddp.field.FieldRegistry;
 import javafx.scene.control.TreeItem;
 
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HexFormat;
 
-/** Builds the detail tree from the recorded field description (the same labels {@code decode -V} prints). */
+/**
+ * Builds the detail tree from the recorded field description (the same labels {@code decode -V} prints); a number is
+ * shown in hex and decimal when its field's display base is hex.
+ */
 final class TreeBuilder implements FieldSink {
     final TreeItem<FieldNode> root = new TreeItem<>(new FieldNode("PDU", null));
     private final Deque<TreeItem<FieldNode>> stack = new ArrayDeque<>();
@@ -50,8 +56,8 @@ final class TreeBuilder implements FieldSink {
     @Override
     public void number(String key, String label, long value) {
         String n = name(key);
-        boolean hex = n != null && (n.endsWith("stag") || n.endsWith("Stag") || n.endsWith("crc") || n.endsWith("xid")
-                || n.endsWith("handle"));
+        Field f = n == null ? null : FieldRegistry.field(n);
+        boolean hex = f != null && f.base() == Base.HEX;
         leaf(key, label, hex ? "0x" + Long.toHexString(value) + " (" + value + ")" : Long.toString(value));
         if ("mpa.pdLength".equals(n)) pdLength = (int) value;
     }

@@ -1,0 +1,46 @@
+package io.rddp.field;
+
+import java.util.List;
+
+/**
+ * Filter names from outside the PDU's description: its TCP connection, its IP addresses, and what the sink model
+ * said about its frame. The display filter adds them to each PDU.
+ */
+public final class CaptureField {
+    private CaptureField() {
+    }
+
+    private static final FieldList L = new FieldList();
+
+    public static final Layer VIOLATIONS = Layer.of("violation", Layer.Shape.PREFIX, "Violations at this frame", "-");
+    public static final Layer TCP = Layer.of("tcp", Layer.Shape.PREFIX, "The PDU's TCP connection", "-");
+    public static final Layer IP = Layer.of("ip", Layer.Shape.PREFIX, "The PDU's IP addresses", "-");
+
+    public static final Field VIOLATION = L.bool(FrameField.PDU, "violation",
+            "The sink model reported a violation at this PDU's frame",
+            "Whether any check failed at the frame (see docs/checks.md)", "-");
+    public static final Field VIOLATION_CHECK = L.text(VIOLATIONS, "check",
+            "Check id of a violation at this frame, e.g. ddp.untagged.msn",
+            "The id of each check that failed at the frame", "-");
+    public static final Field VIOLATION_SEVERITY = L.text(VIOLATIONS, "severity",
+            "Severity of a violation at this frame: error, warning, info",
+            "The severity of each check that failed at the frame", "-");
+    public static final Field TCP_STREAM = L.number(TCP, "stream", "TCP stream (same as stream)",
+            "Index of the TCP connection", "-");
+    public static final Field TCP_SRCPORT = L.number(TCP, "srcport", "TCP source port", "The sender's port", "-");
+    public static final Field TCP_DSTPORT = L.number(TCP, "dstport", "TCP destination port",
+            "The receiver's port", "-");
+    public static final Field TCP_PORT = L.number(TCP, "port", "TCP source or destination port",
+            "Either port (a filter matches when one does)", "-");
+    public static final Field IP_SRC = L.text(IP, "src", "Source address", "The sender's address", "-");
+    public static final Field IP_DST = L.text(IP, "dst", "Destination address", "The receiver's address", "-");
+    public static final Field IP_ADDR = L.text(IP, "addr", "Source or destination address",
+            "Either address (a filter matches when one does)", "-");
+
+    static final List<Field> ALL = L.all();
+
+    /** Every name from outside the PDU. */
+    public static List<Field> all() {
+        return ALL;
+    }
+}

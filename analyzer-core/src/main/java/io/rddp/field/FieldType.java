@@ -1,0 +1,30 @@
+package io.rddp.field;
+
+/** What a field holds, and so which {@link io.rddp.decode.FieldSink} call carries it. */
+public enum FieldType {
+    /** An unsigned number that fits a long as a non-negative value (most header fields). */
+    NUMBER("number"),
+    /** A 64-bit unsigned number kept in a long (Tagged Offsets, atomic operands): never lossy in JSON. */
+    UINT64("64-bit number"),
+    BOOLEAN("boolean"),
+    TEXT("text"),
+    /** A capture time in epoch nanoseconds, written as {@code "seconds.nanoseconds"} text. */
+    TIME("time"),
+    BYTES("bytes");
+
+    private final String text;
+
+    FieldType(String text) {
+        this.text = text;
+    }
+
+    /** The word the field reference shows. */
+    public String text() {
+        return text;
+    }
+
+    /** Whether a display filter compares it as a number. */
+    public boolean numeric() {
+        return this == NUMBER || this == UINT64;
+    }
+}
