@@ -1,12 +1,12 @@
 package io.rddp.field;
 
+import io.rddp.testing.RepoPaths;
 import io.rddp.capture.CaptureException;
 import io.rddp.capture.CaptureReader;
 import io.rddp.capture.CaptureReaders;
 import io.rddp.decode.DecodePipeline;
 import io.rddp.decode.FieldSink;
 import io.rddp.decode.PduFields;
-import io.rddp.decode.TestFiles;
 import io.rddp.filter.DisplayFilter;
 import io.rddp.filter.FieldRecord;
 import io.rddp.filter.FilterFields;
@@ -143,7 +143,7 @@ class FieldEmissionTest {
     @BeforeAll
     static void describeEveryBundledCapture() throws IOException {
         List<Path> captures;
-        try (Stream<Path> s = Files.walk(TestFiles.root().resolve("pcaps"))) {
+        try (Stream<Path> s = Files.walk(RepoPaths.root().resolve("pcaps"))) {
             captures = s.filter(p -> p.toString().matches(".*\\.pcap(ng)?(\\.gz)?$")).sorted().toList();
         }
         FieldRecord record = new FieldRecord();
