@@ -1,5 +1,6 @@
 package io.rddp.rnic;
 
+import io.rddp.rnic.link.SocketConnection;
 import io.rddp.ddp.DdpSegment;
 import io.rddp.decode.StreamDecoder;
 import io.rddp.mpa.MpaStartFrame;
@@ -8,7 +9,6 @@ import io.rddp.sink.Side;
 import io.rddp.sink.SinkModel;
 import io.rddp.sink.Violation;
 import io.rddp.tcp.Direction;
-import io.rddp.tcp.Endpoint;
 import io.rddp.tcp.TcpConnection;
 
 import java.io.IOException;
@@ -124,8 +124,8 @@ public final class QueuePair {
         this.model = new SinkModel(SinkModel.Options.defaults().withStrict(true),
                 rnic.memory().directory(pd, self, config.bugs()), verdicts);
         model.receiveBuffers(receiver::bufferFor);
-        Endpoint local = endpoint(link.local()), remote = endpoint(link.remote());
-        TcpConnection conn = new LiveConnection(initiator ? local : remote, initiator ? remote : local);
+        TcpConnection conn = initiator ? SocketConnection.of(link.local(), link.remote())
+                : SocketConnection.of(link.remote(), link.local());
         this.decoder = new StreamDecoder(conn, receiver.events());
         this.tx = new Transmitter(this);
     }
@@ -404,29 +404,7 @@ public final class QueuePair {
     }
 
     static long now() {
-        java.time.Instant t = java.time.Instant.now();
-        return t.getEpochSecond() * 1_000_000_000L + t.getNano();
-    }
-
-    private static Endpoint endpoint(java.net.InetSocketAddress a) {
-        return new Endpoint(a.getAddress().getAddress(), a.getPort());
-    }
-
-    private record LiveConnection(Endpoint client, Endpoint server) implements TcpConnection {
-        @Override
-        public int index() {
-            return 0;
-        }
-
-        @Override
-        public boolean synSeen(Direction d) {
-            return true;
-        }
-
-        @Override
-        public long initialSequence(Direction d) {
-            return 0; // a socket shows stream offsets; Markers only need offsets modulo 512
-        }
+        return SocketConnection.now();
     }
 
     @Override

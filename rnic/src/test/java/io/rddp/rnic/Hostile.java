@@ -1,5 +1,6 @@
 package io.rddp.rnic;
 
+import io.rddp.rnic.link.SocketConnection;
 import io.rddp.ddp.DdpSegment;
 import io.rddp.decode.Pdu;
 import io.rddp.decode.PduListener;
@@ -9,7 +10,6 @@ import io.rddp.mpa.MpaStartFrame;
 import io.rddp.rdmap.RdmapEncoder;
 import io.rddp.rdmap.Terminate;
 import io.rddp.tcp.Direction;
-import io.rddp.tcp.Endpoint;
 import io.rddp.tcp.TcpConnection;
 
 import java.io.IOException;
@@ -45,8 +45,7 @@ final class Hostile implements AutoCloseable {
         this.socket = socket;
         InetSocketAddress l = (InetSocketAddress) socket.getLocalSocketAddress();
         InetSocketAddress r = (InetSocketAddress) socket.getRemoteSocketAddress();
-        TcpConnection c = new Conn(new Endpoint(l.getAddress().getAddress(), l.getPort()),
-                new Endpoint(r.getAddress().getAddress(), r.getPort()));
+        TcpConnection c = SocketConnection.of(l, r);
         this.decoder = new StreamDecoder(c, new PduListener() {
             @Override
             public void onPdu(Pdu pdu) {
@@ -179,20 +178,4 @@ final class Hostile implements AutoCloseable {
         }
     }
 
-    private record Conn(Endpoint client, Endpoint server) implements TcpConnection {
-        @Override
-        public int index() {
-            return 0;
-        }
-
-        @Override
-        public boolean synSeen(Direction d) {
-            return true;
-        }
-
-        @Override
-        public long initialSequence(Direction d) {
-            return 0;
-        }
-    }
 }

@@ -173,8 +173,7 @@ public final class Recorder implements Closeable {
     }
 
     private static long now() {
-        java.time.Instant t = java.time.Instant.now();
-        return t.getEpochSecond() * 1_000_000_000L + t.getNano();
+        return SocketConnection.now();
     }
 
     /** One recorded connection. */
