@@ -44,8 +44,8 @@ final class AnalysisJunit {
         String prefix = "rddp." + file.replaceAll("[^A-Za-z0-9_.-]", "_") + ".";
         String suite = "rddp analyze " + file;
         if (a == null || r.nothing() != null) {
-            x.startSuite(new JunitTotals(suite, 1, 0, 1, 0, null), null).space("\n  ");
-            x.testcase(new JunitCase(prefix + "capture", a == null ? "read" : "iwarp", null,
+            x.startSuite(new JunitTotals(suite, 1, 0, 1, 0, r.time()), null).space("\n  ");
+            x.testcase(new JunitCase(prefix + "capture", a == null ? "read" : "iwarp", r.time(),
                     JunitOutcome.error(a == null ? "cannot read: " + r.error() : r.nothing(), null, null), null));
             x.space("\n").end().space("\n");
             return;
@@ -62,7 +62,7 @@ final class AnalysisJunit {
         }
         long failures = cases.values().stream().filter(vs -> vs.stream().anyMatch(v -> fails(v, failLevel))).count();
         x.startSuite(new JunitTotals(suite, cases.size() + (a.notices().isEmpty() ? 0 : 1), failures,
-                a.error() != null ? 1 : 0, 0, null), null).space("\n");
+                a.error() != null ? 1 : 0, 0, r.time()), null).space("\n");
         for (Map.Entry<String, List<Violation>> c : cases.entrySet()) {
             String[] key = c.getKey().split("\\|");
             List<Violation> failing = c.getValue().stream().filter(v -> fails(v, failLevel)).toList();

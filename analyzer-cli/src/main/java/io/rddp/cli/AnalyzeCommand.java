@@ -252,7 +252,8 @@ final class AnalyzeCommand implements Callable<Integer> {
         int worst = Main.EXIT_OK;
         List<FileResult> done;
         if (live.live()) {
-            done = List.of(analyzeLive(registrations, liveCopy, err));
+            long start = System.nanoTime();
+            done = List.of(analyzeLive(registrations, liveCopy, err).took(start));
         } else if (jobs > 1 && inputs.size() > 1 && !inputs.contains("-")) {
             done = inParallel(inputs, registrations, filter, err);
         } else {
@@ -333,8 +334,14 @@ final class AnalyzeCommand implements Callable<Integer> {
         }
     }
 
-    /** One capture; an unreadable one gives a result with its error (printed too). */
+    /** One capture, timed; an unreadable one gives a result with its error (printed too). */
     private FileResult analyze(String file, List<StagRegistration> registrations, DisplayFilter filter, PrintWriter err) {
+        long start = System.nanoTime();
+        return analyzeFile(file, registrations, filter, err).took(start);
+    }
+
+    private FileResult analyzeFile(String file, List<StagRegistration> registrations, DisplayFilter filter,
+                                   PrintWriter err) {
         StagRegistry registry = StagRegistry.empty(); // fresh per file: a ULP profile adds to it
         registrations.forEach(registry::add);
         java.io.StringWriter why = new java.io.StringWriter();

@@ -14,8 +14,24 @@ import java.util.Map;
  * @param closes   per stream index, how each side closed ("client FIN frame 12", "server RST frame 13") or that
  *                 it was still open when the capture ended
  * @param exit     the exit code this file alone gives
+ * @param millis   how long reading and judging it took, or -1 when not measured
  */
-record FileResult(String file, Analysis analysis, String error, Map<Integer, List<String>> closes, int exit) {
+record FileResult(String file, Analysis analysis, String error, Map<Integer, List<String>> closes, int exit,
+                  long millis) {
+
+    FileResult(String file, Analysis analysis, String error, Map<Integer, List<String>> closes, int exit) {
+        this(file, analysis, error, closes, exit, -1);
+    }
+
+    /** This result with the time since {@code startNanos} ({@link System#nanoTime()}) as its duration. */
+    FileResult took(long startNanos) {
+        return new FileResult(file, analysis, error, closes, exit, (System.nanoTime() - startNanos) / 1_000_000);
+    }
+
+    /** The duration for a report, null when it was not measured. */
+    Long time() {
+        return millis < 0 ? null : millis;
+    }
 
     /** "clean", "violations", "no-iwarp", "incomplete" (read up to damage), "unreadable". */
     String status() {
