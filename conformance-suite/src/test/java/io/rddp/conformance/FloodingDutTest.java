@@ -51,21 +51,12 @@ class FloodingDutTest {
         SENDS_AFTER_REPLY
     }
 
-    /** A plain TCP server that answers every connection with a flood until the tester goes away. */
-    static final class HostileDut implements AutoCloseable {
-        final LoopbackServer server;
-        final Flood flood;
-
-        HostileDut(Flood flood) throws IOException {
-            this.flood = flood;
-            this.server = new LoopbackServer("hostile-flood", (s, srv) -> serve(s));
+    /** What the hostile DUT does with every connection: a flood until the tester goes away. */
+    static final class HostileDut {
+        private HostileDut() {
         }
 
-        InetSocketAddress address() {
-            return server.address();
-        }
-
-        private void serve(Socket s) {
+        static void serve(Socket s, Flood flood) {
             try (s) {
                 s.setTcpNoDelay(true);
                 InputStream in = s.getInputStream();
@@ -104,11 +95,6 @@ class FloodingDutTest {
             } catch (IOException | InterruptedException ignored) {
                 // the tester closed or reset the connection
             }
-        }
-
-        @Override
-        public void close() throws IOException {
-            server.close();
         }
     }
 
@@ -176,7 +162,7 @@ class FloodingDutTest {
     }
 
     private static Run run(Flood flood, Path dir) throws Exception {
-        try (HostileDut hostile = new HostileDut(flood)) {
+        try (LoopbackServer hostile = new LoopbackServer("hostile-flood", (s, srv) -> HostileDut.serve(s, flood))) {
             PlainDut dut = new PlainDut(hostile.address());
             long before = usedHeapAfterGc();
             long t0 = System.nanoTime();

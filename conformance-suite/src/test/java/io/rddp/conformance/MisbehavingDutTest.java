@@ -8,7 +8,6 @@ import org.junit.jupiter.params.provider.EnumSource;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.util.List;
 
@@ -24,21 +23,12 @@ class MisbehavingDutTest {
 
     enum Misbehaviour { SILENT, RESET_AT_ONCE, TRICKLE, RESET_AFTER_REPLY }
 
-    /** A TCP server that treats every connection the same wrong way. */
-    static final class Server implements AutoCloseable {
-        final LoopbackServer server;
-        final Misbehaviour how;
-
-        Server(Misbehaviour how) throws IOException {
-            this.how = how;
-            this.server = new LoopbackServer("misbehaving", (s, srv) -> serve(s));
+    /** What the misbehaving DUT does with every connection: the same wrong thing. */
+    static final class Server {
+        private Server() {
         }
 
-        InetSocketAddress address() {
-            return server.address();
-        }
-
-        private void serve(Socket s) {
+        static void serve(Socket s, Misbehaviour how) {
             try {
                 InputStream in = s.getInputStream();
                 OutputStream out = s.getOutputStream();
@@ -72,11 +62,6 @@ class MisbehavingDutTest {
             s.setSoLinger(true, 0);
             s.close();
         }
-
-        @Override
-        public void close() throws IOException {
-            server.close();
-        }
     }
 
     private static List<Scenario> scenarios() {
@@ -87,7 +72,7 @@ class MisbehavingDutTest {
     @ParameterizedTest
     @EnumSource(Misbehaviour.class)
     void everyScenarioEndsWithAVerdictOnTheDutInBoundedTime(Misbehaviour how) throws Exception {
-        try (Server server = new Server(how)) {
+        try (LoopbackServer server = new LoopbackServer("misbehaving", (s, srv) -> Server.serve(s, how))) {
             FloodingDutTest.PlainDut dut = new FloodingDutTest.PlainDut(server.address());
             long t0 = System.nanoTime();
             List<Result> rs = new Runner(dut, Timeouts.defaults().scaled(0.5), null, r -> { }).run(scenarios());
