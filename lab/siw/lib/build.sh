@@ -1,7 +1,7 @@
-# `lab build`: downloads Debian packages into $CACHE/debs, builds siw.ko out of tree from linux-source-6.1 and
-# assembles the guest (kernel + initramfs) into $CACHE/guest-KEY. Sourced by ../lab after common.sh.
-# The key hashes every package file name (name_version_arch) and the guest's own scripts, so a build is redone
-# exactly when one of them changed; an unchanged key is a no-op.
+# `lab build`: downloads Debian packages into $CACHE/debs, builds siw.ko out of tree from linux-source-SERIES and
+# assembles the guest (kernel + initramfs) into $CACHE/guest-KEY. Sourced by ../lab after common.sh and kernel.sh.
+# The key hashes every package file name (name_version_arch), the guest's own scripts and a kernel of your own, so a
+# build is redone exactly when one of them changed; an unchanged key is a no-op. Each kernel keeps its own guest.
 
 conf_words() { sed -n "s/^$1:[[:space:]]*//p" "$LAB_DIR/guest/packages.conf" | tr -s ' \n' '  '; }
 
@@ -20,15 +20,6 @@ check_space() {  # $1: directory, $2: MiB needed
   [ "${avail:-0}" -ge "$2" ] || cannot "not enough disk space in $1: ${avail} MiB free, the build needs about $2 MiB"
 }
 
-# The kernel ABI (e.g. 6.1.0-56) whose image and headers have the same version as linux-source-6.1 ($SRCVER).
-resolve_kernel() {
-  if [ -n "${RDDP_LAB_KERNEL_ABI:-}" ]; then ABI=$RDDP_LAB_KERNEL_ABI; return 0; fi
-  local dep
-  dep=$(apt-cache show "linux-headers-amd64=$SRCVER" 2>/dev/null | sed -n 's/^Depends: *\(linux-headers-6\.1\.0-[0-9]*\)-amd64.*/\1/p' | head -n1)
-  ABI=${dep#linux-headers-}
-  [ -n "$ABI" ] || { say "no linux-headers-6.1.0-*-amd64 of version $SRCVER (set RDDP_LAB_KERNEL_ABI)"; return 1; }
-}
-
 # Package names of the guest: the closure of the wanted packages' dependencies, less the excluded ones.
 guest_package_names() {
   local excl want
@@ -41,10 +32,11 @@ guest_package_names() {
 
 # Prints "URL FILE SIZE" for every package, without downloading (apt-get download --print-uris).
 package_uris() {
+  local kernel=()
+  [ "$KERNEL_SERIES" = custom ] || kernel=("linux-source-$KERNEL_SERIES=$SRCVER" "$(image_package)=$SRCVER" \
+    "linux-headers-$ABI-amd64=$SRCVER" "linux-headers-$ABI-common=$SRCVER" "$(kbuild_package)=$SRCVER")
   # shellcheck disable=SC2046
-  apt-get download --print-uris -q "linux-source-6.1=$SRCVER" "linux-image-$ABI-amd64=$SRCVER" \
-    "linux-headers-$ABI-amd64=$SRCVER" "linux-headers-$ABI-common=$SRCVER" "linux-kbuild-6.1=$SRCVER" \
-    $(guest_package_names) | tr -d "'" | awk '{print $1, $2, $3}'
+  apt-get download --print-uris -q "${kernel[@]}" $(guest_package_names) | tr -d "'" | awk '{print $1, $2, $3}'
 }
 
 download_debs() {  # $1: file listing "URL FILE SIZE"
@@ -66,26 +58,27 @@ download_debs() {  # $1: file listing "URL FILE SIZE"
 build_siw() {
   SIW_KO="$CACHE/siw/$ABI-$SRCVER/siw.ko"
   [ -s "$SIW_KO" ] && return 0
-  local w="$CACHE/tmp/siw-build" t0=$SECONDS hdr
+  local w="$CACHE/tmp/siw-build" t0=$SECONDS hdr src="linux-source-$KERNEL_SERIES"
   rm -rf "$w" && mkdir -p "$w/root"
-  say "building siw.ko for $ABI-amd64 from linux-source-6.1 $SRCVER (gcc-12) ..."
-  for p in "linux-headers-$ABI-amd64" "linux-headers-$ABI-common" linux-kbuild-6.1; do
+  say "building siw.ko for $ABI-amd64 from $src $SRCVER (gcc-12) ..."
+  for p in "linux-headers-$ABI-amd64" "linux-headers-$ABI-common" "$(kbuild_package)"; do
     dpkg-deb -x "$(deb_file "$p")" "$w/root"
   done
   hdr="$w/root/usr/src/linux-headers-$ABI-amd64"
   # Debian's header Makefile includes the common tree by absolute path: point it at our unpacked copy.
   sed -i "s#^include /usr/src/#include $w/root/usr/src/#" "$hdr/Makefile"
   # Only drivers/infiniband/sw/siw of the 140 MB source tarball is unpacked, streaming (no full copy on disk).
-  dpkg-deb --fsys-tarfile "$(deb_file linux-source-6.1)" | tar -xO ./usr/src/linux-source-6.1.tar.xz \
-    | tar -xJ -C "$w" linux-source-6.1/drivers/infiniband/sw/siw
-  # Debian's kernel has CONFIG_RDMA_SIW unset; setting it on the command line builds the module anyway.
-  if ! make -C "$hdr" M="$w/linux-source-6.1/drivers/infiniband/sw/siw" CONFIG_RDMA_SIW=m -j2 modules \
+  dpkg-deb --fsys-tarfile "$(deb_file "$src")" | tar -xO "./usr/src/$src.tar.xz" \
+    | tar -xJ -C "$w" "$src/drivers/infiniband/sw/siw"
+  # Debian's kernels have CONFIG_RDMA_SIW unset; setting it on the command line builds the module anyway. No BTF
+  # for it (6.12 would run pahole, which the host may lack; BTF only serves BPF tracing).
+  if ! make -C "$hdr" M="$w/$src/drivers/infiniband/sw/siw" CONFIG_RDMA_SIW=m CONFIG_DEBUG_INFO_BTF_MODULES= -j2 modules \
        > "$w/make.log" 2>&1; then
     tail -n 20 "$w/make.log" >&2
     die "building siw.ko failed (log $w/make.log)"
   fi
   mkdir -p "$(dirname "$SIW_KO")"
-  strip --strip-debug -o "$SIW_KO.tmp" "$w/linux-source-6.1/drivers/infiniband/sw/siw/siw.ko"
+  strip --strip-debug -o "$SIW_KO.tmp" "$w/$src/drivers/infiniband/sw/siw/siw.ko"
   mv "$SIW_KO.tmp" "$SIW_KO"
   rm -rf "$w"
   say "siw.ko built in $((SECONDS - t0)) s"
@@ -134,9 +127,10 @@ merge_usr() {
 }
 
 build_guest() {
-  local key=$1 out="$CACHE/guest-$1" w="$CACHE/tmp/guest-build" root sys kver t0=$SECONDS p f
+  local key=$1 out="$CACHE/guest-$1" w="$CACHE/tmp/guest-build" root sys kver moddir vmlinuz t0=$SECONDS p f
+  local wanted=()
   rm -rf "$w" && mkdir -p "$w/root" "$w/sys"
-  root="$w/root" sys="$w/sys" kver="$ABI-amd64"
+  root="$w/root" sys="$w/sys"
   say "assembling the guest $key ..."
   # The sysroot has every package but the kernel build ones (the source alone is 140 MB).
   while read -r _url f _size; do
@@ -156,17 +150,26 @@ build_guest() {
   ln -sfn python3.11 "$root/usr/bin/python3"
   for f in $(conf_words dlopen); do mkdir -p "$root$(dirname "$f")" && cp -L "$sys$f" "$root$f"; done
   copy_libs "$root" "$sys"
-  # Kernel modules: the stock ones from the image, siw.ko built here, loaded in dependency order by /init.
-  mkdir -p "$root/lib/modules/$kver/extra" "$root/etc/lab"
+  # Kernel modules, loaded in dependency order by /init: a Debian kernel's from its image with siw.ko built here;
+  # a kernel of your own brings its siw (a module in its tree, or built in).
   # shellcheck disable=SC2046
-  python3 "$LAB_DIR/lib/kmods.py" "$sys/lib/modules/$kver" $(conf_words modules) "$SIW_KO" > "$w/modules.order"
+  if [ "$KERNEL_SERIES" = custom ]; then
+    moddir=$(custom_module_dir) vmlinuz=$KERNEL_IMAGE kver=$(basename "$moddir")
+    wanted=($(conf_words modules) siw)
+  else
+    kver="$ABI-amd64" moddir="$sys/lib/modules/$ABI-amd64" vmlinuz="$sys/boot/vmlinuz-$ABI-amd64"
+    wanted=($(conf_words modules) "$SIW_KO")
+  fi
+  mkdir -p "$root/lib/modules/$kver/extra" "$root/etc/lab"
+  python3 "$LAB_DIR/lib/kmods.py" "$moddir" "${wanted[@]}" > "$w/modules.order" \
+    || die "the kernel's modules lack what the lab needs (above); a kernel of your own needs CONFIG_RDMA_SIW=m or =y"
   : > "$root/etc/lab/modules.order"
   while read -r f; do
     case "$f" in
       "$SIW_KO") p="/lib/modules/$kver/extra/siw.ko" ;;
-      *) p="/lib/modules/$kver/${f#"$sys/lib/modules/$kver/"}" ;;
+      *) p="/lib/modules/$kver/${f#"$moddir/"}"; p=${p%.xz}; p=${p%.gz}; p=${p%.zst} ;;
     esac
-    mkdir -p "$root/$(dirname "$p")" && cp "$f" "$root/$p" && echo "$p" >> "$root/etc/lab/modules.order"
+    mkdir -p "$root/$(dirname "$p")" && copy_module "$f" "$root/$p" && echo "$p" >> "$root/etc/lab/modules.order"
   done < "$w/modules.order"
   mkdir -p "$root"/{proc,sys,dev,run,tmp,root,mnt}
   cp "$LAB_DIR/guest/init" "$root/init" && chmod 755 "$root/init"
@@ -182,9 +185,10 @@ build_guest() {
   fi
   mkdir -p "$out.tmp"
   (cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet | gzip -1) > "$out.tmp/initramfs.cpio.gz"
-  cp "$sys/boot/vmlinuz-$kver" "$out.tmp/vmlinuz"
+  cp "$vmlinuz" "$out.tmp/vmlinuz"
   {
-    echo "key=$key"; echo "kernel=$kver"; echo "source=$SRCVER"; echo "built=$(date -u +%FT%TZ)"
+    echo "key=$key"; echo "series=$KERNEL_SERIES"; echo "kernel=$kver"; echo "source=${SRCVER:-$KERNEL_IMAGE}"
+    echo "built=$(date -u +%FT%TZ)"
     echo "build_seconds=$((SECONDS - t0))"; cut -d' ' -f2 "$URIS" | sed 's/^/deb=/'
   } > "$out.tmp/manifest"
   rm -rf "$out" && mv "$out.tmp" "$out"
@@ -192,13 +196,24 @@ build_guest() {
   say "guest assembled in $((SECONDS - t0)) s: $out ($(du -sh "$out/initramfs.cpio.gz" | cut -f1) initramfs)"
 }
 
-# Leaves only what the current guest needs: older guests, siw builds and .debs go.
+# Leaves the newest guest of each kernel series: older guests of this series go, with the siw builds and .debs
+# that no guest kept names.
 prune_cache() {
-  local keep_guest=$1 f
-  for f in "$CACHE"/guest-*; do [ "$f" = "$CACHE/guest-$keep_guest" ] || rm -rf "$f"; done
-  for f in "$CACHE"/siw/*; do [ "$f" = "$(dirname "$SIW_KO")" ] || rm -rf "$f"; done
+  local keep_guest=$1 f series
+  for f in "$CACHE"/guest-*; do
+    [ "$f" = "$CACHE/guest-$keep_guest" ] && continue
+    series=$(sed -n 's/^series=//p' "$f/manifest" 2>/dev/null)
+    # guests built before the lab knew several kernels are 6.1 ones
+    [ "${series:-6.1}" = "$KERNEL_SERIES" ] && rm -rf "$f"
+  done
+  cat "$CACHE"/guest-*/manifest 2>/dev/null | sed -n 's/^deb=//p' | sort -u > "$CACHE/tmp/kept-debs"
+  for f in "$CACHE"/siw/*; do
+    [ -d "$f" ] || continue
+    grep -qx "kernel=$(basename "$f" | sed 's/-[^-]*-[^-]*$//')-amd64" "$CACHE"/guest-*/manifest 2>/dev/null \
+      || [ "$f" = "$(dirname "${SIW_KO:-/none/x}")" ] || rm -rf "$f"
+  done
   for f in "$CACHE"/debs/*.deb; do
-    grep -qF " $(basename "$f") " "$URIS" || rm -f "$f"
+    grep -qF " $(basename "$f") " "$URIS" || grep -qxF "$(basename "$f")" "$CACHE/tmp/kept-debs" || rm -f "$f"
   done
 }
 
@@ -213,6 +228,7 @@ apt_update_once() {
 }
 
 lab_build() {
+  select_kernel
   check_build_tools
   mkdir -p "$CACHE/tmp" || cannot "cannot create the cache $CACHE (set RDDP_LAB_CACHE)"
   exec 9> "$CACHE/build.lock"
@@ -234,20 +250,28 @@ lab_build() {
     }
   fi
   say "downloads ready in $((SECONDS - t0)) s ($(du -sh "$CACHE/debs" | cut -f1) in $CACHE/debs)"
-  build_siw
+  [ "$KERNEL_SERIES" = custom ] || build_siw
   build_guest "$KEY"
   GUEST="$CACHE/guest-$KEY"
   prune_cache "$KEY"
   say "build done in $((SECONDS - t0)) s; cache $CACHE is $(du -sh "$CACHE" | cut -f1)"
 }
 
-# Sets SRCVER, ABI, URIS (the package list) and KEY (hash of every package file name and the guest's scripts).
+# Sets SRCVER, ABI, URIS (the package list) and KEY (hash of every package file name, the guest's scripts and a
+# kernel of your own).
 resolve_key() {
-  SRCVER=$(apt-cache policy linux-source-6.1 2>/dev/null | awk '/Candidate:/ {print $2}')
-  [ -n "$SRCVER" ] && [ "$SRCVER" != "(none)" ] || { say "apt knows no linux-source-6.1 (Debian 12 package lists?)"; return 1; }
-  resolve_kernel || return 1
+  local custom=""
+  if [ "$KERNEL_SERIES" = custom ]; then
+    SRCVER="" ABI="" custom="custom $(custom_kernel_hash)"
+  else
+    SRCVER=$(apt-cache policy "linux-source-$KERNEL_SERIES" 2>/dev/null | awk '/Candidate:/ {print $2}')
+    [ -n "$SRCVER" ] && [ "$SRCVER" != "(none)" ] \
+      || { say "apt knows no linux-source-$KERNEL_SERIES (Debian 12 package lists with bookworm-security?)"; return 1; }
+    resolve_abi || return 1
+  fi
   URIS="$CACHE/tmp/uris"
   package_uris > "$URIS" 2>/dev/null && [ -s "$URIS" ] || return 1
-  KEY=$( { cut -d' ' -f2 "$URIS" | sort; cat "$LAB_DIR/guest/init" "$LAB_DIR/guest/lab-cmdd.py" \
-           "$LAB_DIR/guest/packages.conf" "$LAB_DIR/lib/build.sh" "$LAB_DIR/lib/kmods.py"; } | sha256sum | cut -c1-16)
+  KEY=$( { echo "$custom"; cut -d' ' -f2 "$URIS" | sort; cat "$LAB_DIR/guest/init" "$LAB_DIR/guest/lab-cmdd.py" \
+           "$LAB_DIR/guest/packages.conf" "$LAB_DIR/lib/build.sh" "$LAB_DIR/lib/kernel.sh" "$LAB_DIR/lib/kmods.py"; } \
+         | sha256sum | cut -c1-16)
 }

@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """`lab check`: the lab's own verdicts, for CI, until rddp conform runs against it.
 
-Each case drives the DUT (siw in the guest) and compares what it did with guest/expected.json. A case whose
+Each case drives the DUT (siw in the guest) and compares what it did with the running kernel's expected.json
+(kernels/SERIES/expected.json). A case whose
 observation differs from the expected one fails ("a changed verdict is a failure"). Steps that depend on timing
 (rping -s is restarted after each connection) are retried a bounded number of times; the report says so.
 
-usage: check.py LAB_SCRIPT [--json FILE]      (run by `lab check`, the lab up)
+usage: check.py LAB_SCRIPT --expected FILE [--json FILE]      (run by `lab check`, the lab up)
 """
 import argparse
 import hashlib
@@ -120,13 +121,17 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("lab")
     ap.add_argument("--json")
+    ap.add_argument("--expected", required=True)
     a = ap.parse_args()
     env = dict(l.split("=", 1) for l in run([a.lab, "env"])[1].splitlines() if "=" in l)
     iwarp = int(env["RDDP_LAB_HOSTFWD_IWARP"].split(">")[0].rsplit(":", 1)[1])
     tester_guest = int(env["RDDP_LAB_GUESTFWD_TESTER"].split(">")[0].rsplit(":", 1)[1])
     tester_host = int(env["RDDP_LAB_GUESTFWD_TESTER"].split(">")[1].rsplit(":", 1)[1])
-    with open(os.path.join(HERE, "..", "guest", "expected.json")) as f:
-        expected = json.load(f)
+    try:
+        with open(a.expected) as f:
+            expected = json.load(f)
+    except OSError as e:
+        sys.exit(f"check: no expected verdicts for this kernel: {e} (RDDP_LAB_BASELINES=DIR names another folder)")
 
     observed, retries = {}, {}
     rc, _, err = run([a.lab, "rping", "start"])

@@ -39,8 +39,8 @@ HOSTFWD="${RDDP_LAB_HOSTFWD:-cmd=$CMD_PORT:7100 agent=$AGENT_PORT:7175 agent2=71
 # socat per connection). tester: the host's iWARP listener (rddp peer / rddp conform) for DUT-active tests.
 GUESTFWD="${RDDP_LAB_GUESTFWD:-tester=7174:7174 tester2=7777:7187 perftest=18515:7186}"
 
-# A running lab keeps the ports it was started with (written by `up`): later commands find it whatever their
-# environment says.
+# A running lab keeps the ports and the kernel it was started with (written by `up`): later commands find it, and
+# a reboot boots it again, whatever their environment says.
 if [ -f "$STATE/ports.env" ] && [ "${LAB_SUBCOMMAND:-}" != up ]; then
   # shellcheck disable=SC1091
   . "$STATE/ports.env"

@@ -43,4 +43,12 @@ for name in sorted(os.listdir(os.path.join(report, "pcaps"))):
         f.write("# severity check-id frame direction (c>s: client to server); info lines are not listed\n")
         for l in lines:
             f.write(l + "\n")
+# The run's facts the compatibility matrix prints beside the verdicts (lib/matrix.py): when, against what, totals.
+full = json.load(open(os.path.join(report, "report.json")))
+summary = full.get("summary", {})
+with open(os.path.join(dest, "run.json"), "w") as f:
+    json.dump({"kernel": os.environ.get("RDDP_LAB_GUEST_KERNEL", ""), "started": full["suite"]["started"], "tester": full["suite"].get("version", ""),
+               "dut": full["dut"]["description"], "summary": summary.get("text", ""),
+               "coverage": summary.get("coverage", {}).get("text", "")}, f, indent=1)
+    f.write("\n")
 print(f"golden analyses of {len(results)} scenarios in {dest}", file=sys.stderr)

@@ -2,21 +2,47 @@
 """Print the insmod order (dependencies first) for kernel modules of an unpacked Debian kernel image.
 
 Debian's linux-image package ships no modules.dep (depmod makes it at install time) and the host may lack
-kmod, so the dependencies are read from each module's .modinfo ELF section ("depends=a,b").
+kmod, so the dependencies are read from each module's .modinfo ELF section ("depends=a,b"). Modules may be
+compressed (.ko.xz as Debian's 6.12 ships them, .ko.gz, .ko.zst); modules.builtin lists those built in.
 
 usage: kmods.py MODULES_DIR NAME... ; extra modules (e.g. an out-of-tree siw.ko) may be given as paths.
 """
+import gzip
+import lzma
 import os
 import struct
+import subprocess
 import sys
+
+SUFFIXES = (".ko", ".ko.xz", ".ko.gz", ".ko.zst")
+
+
+def module_name(path):
+    """siw for .../siw.ko or .../siw.ko.xz, with '-' and '_' equivalent."""
+    base = os.path.basename(path)
+    for suffix in SUFFIXES:
+        if base.endswith(suffix):
+            return base[:-len(suffix)].replace("-", "_")
+    return base.replace("-", "_")
+
+
+def read_module(path):
+    """The module's ELF bytes, uncompressed."""
+    if path.endswith(".ko.xz"):
+        return lzma.open(path).read()
+    if path.endswith(".ko.gz"):
+        return gzip.open(path).read()
+    if path.endswith(".ko.zst"):
+        return subprocess.run(["zstd", "-qdc", path], check=True, capture_output=True).stdout
+    with open(path, "rb") as f:
+        return f.read()
 
 
 def modinfo(path):
     """Returns the key=value strings of a module's .modinfo section (ELF64 little-endian only)."""
-    with open(path, "rb") as f:
-        data = f.read()
+    data = read_module(path)
     if data[:4] != b"\x7fELF" or data[4] != 2:
-        raise SystemExit(f"kmods: {path}: not an ELF64 module (compressed modules are not supported)")
+        raise SystemExit(f"kmods: {path}: not an ELF64 module")
     shoff, = struct.unpack_from("<Q", data, 0x28)
     shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, 0x3A)
     sections = []
@@ -38,17 +64,17 @@ def main():
     index = {}  # module name (with '-' and '_' equivalent) -> path
     for root, _dirs, files in os.walk(moddir):
         for f in files:
-            if f.endswith(".ko"):
-                index[f[:-3].replace("-", "_")] = os.path.join(root, f)
+            if f.endswith(SUFFIXES):
+                index[module_name(f)] = os.path.join(root, f)
     builtin = set()
     try:
         with open(os.path.join(moddir, "modules.builtin")) as f:
-            builtin = {os.path.basename(l.strip())[:-3].replace("-", "_") for l in f if l.strip()}
+            builtin = {module_name(l.strip()) for l in f if l.strip()}
     except FileNotFoundError:
         pass
     for w in wanted:
         if os.path.sep in w:
-            index[os.path.basename(w)[:-3].replace("-", "_")] = w
+            index[module_name(w)] = w
     order, seen = [], set()
 
     def visit(name, chain):
@@ -68,7 +94,7 @@ def main():
         order.append(path)
 
     for w in wanted:
-        visit(os.path.basename(w)[:-3] if w.endswith(".ko") else w, frozenset())
+        visit(module_name(w), frozenset())
     print("\n".join(order))
 
 

@@ -18,7 +18,7 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The real captures of the conformance suite against Linux siw (pcaps/siw-conform/PROFILE/, written by
+ * The real captures of the conformance suite against Linux siw (pcaps/siw-conform/KERNEL/PROFILE/, written by
  * {@code ./rddp lab siw conform --publish-captures}): `rddp analyze` finds in each exactly what its golden file says,
  * and in the captures whose content is known by hand it finds the fault the tester injected and siw's reaction.
  */
@@ -58,8 +58,11 @@ class SiwConformCapturesTest {
         return Files.readAllLines(expected).stream().filter(l -> !l.isBlank() && !l.startsWith("#")).toList();
     }
 
+    /** The kernel series of the lab whose captures the hand-checked tests read. */
+    private static final String KERNEL = "6.1";
+
     static Path capture(String profile, String id) {
-        return dir().resolve(profile).resolve(id + ".pcapng");
+        return dir().resolve(KERNEL).resolve(profile).resolve(id + ".pcapng");
     }
 
     @TestFactory
@@ -89,18 +92,33 @@ class SiwConformCapturesTest {
     }
 
     @Test
-    void eachProfileHasItsCapturesAndEveryGoldenFileItsCapture() throws IOException {
-        for (String profile : List.of("rping", "rping-client", "agent")) {
-            try (Stream<Path> s = Files.list(dir().resolve(profile))) {
-                List<Path> files = s.toList();
-                assertThat(files.stream().filter(p -> p.toString().endsWith(".pcapng")).count()).as(profile)
-                        .isGreaterThanOrEqualTo(5);
-                for (Path f : files) {
-                    String name = f.getFileName().toString();
-                    Path twin = f.resolveSibling(name.endsWith(".pcapng") ? name.replace(".pcapng", ".expected")
-                            : name.replace(".expected", ".pcapng"));
-                    assertThat(twin).as("the twin of " + f).exists();
-                }
+    void eachKernelsProfileHasItsCapturesItsRunAndEveryGoldenFileItsCapture() throws IOException {
+        List<Path> kernels;
+        try (Stream<Path> s = Files.list(dir())) {
+            kernels = s.filter(Files::isDirectory).sorted().toList();
+        }
+        assertThat(kernels).extracting(k -> k.getFileName().toString()).contains(KERNEL);
+        for (Path kernel : kernels) {
+            for (String profile : List.of("rping", "rping-client", "agent")) {
+                eachCaptureHasItsTwin(kernel.resolve(profile));
+            }
+        }
+    }
+
+    private static void eachCaptureHasItsTwin(Path profileDir) throws IOException {
+        String profile = profileDir.getParent().getFileName() + "/" + profileDir.getFileName();
+        // the run's facts (date, DUT, totals) the compatibility matrix prints
+        assertThat(JSON.readTree(profileDir.resolve("run.json").toFile()).path("started").asText())
+                .as(profile + "/run.json").isNotEmpty();
+        try (Stream<Path> s = Files.list(profileDir)) {
+            List<Path> files = s.filter(p -> !p.getFileName().toString().equals("run.json")).toList();
+            assertThat(files.stream().filter(p -> p.toString().endsWith(".pcapng")).count()).as(profile)
+                    .isGreaterThanOrEqualTo(5);
+            for (Path f : files) {
+                String name = f.getFileName().toString();
+                Path twin = f.resolveSibling(name.endsWith(".pcapng") ? name.replace(".pcapng", ".expected")
+                        : name.replace(".expected", ".pcapng"));
+                assertThat(twin).as("the twin of " + f).exists();
             }
         }
     }
