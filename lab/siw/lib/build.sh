@@ -166,7 +166,7 @@ build_guest() {
   : > "$root/etc/lab/modules.order"
   while read -r f; do
     case "$f" in
-      "$SIW_KO") p="/lib/modules/$kver/extra/siw.ko" ;;
+      "${SIW_KO:-}") p="/lib/modules/$kver/extra/siw.ko" ;;
       *) p="/lib/modules/$kver/${f#"$moddir/"}"; p=${p%.xz}; p=${p%.gz}; p=${p%.zst} ;;
     esac
     mkdir -p "$root/$(dirname "$p")" && copy_module "$f" "$root/$p" && echo "$p" >> "$root/etc/lab/modules.order"
@@ -233,6 +233,12 @@ lab_build() {
   mkdir -p "$CACHE/tmp" || cannot "cannot create the cache $CACHE (set RDDP_LAB_CACHE)"
   exec 9> "$CACHE/build.lock"
   flock -w 900 9 || die "another lab build holds $CACHE/build.lock"
+  build_locked "$@"   # a failure ends the process (set -e), and the lock with it
+  # closed at once: a process started later (qemu, the tester) would inherit the lock and hold it for its life
+  exec 9>&-
+}
+
+build_locked() {
   local t0
   resolve_key || { apt_update_once && resolve_key; } || cannot "apt-get could not resolve the guest packages"
   if [ -s "$CACHE/guest-$KEY/initramfs.cpio.gz" ]; then

@@ -41,7 +41,7 @@ GUESTFWD="${RDDP_LAB_GUESTFWD:-tester=7174:7174 tester2=7777:7187 perftest=18515
 
 # A running lab keeps the ports and the kernel it was started with (written by `up`): later commands find it, and
 # a reboot boots it again, whatever their environment says.
-if [ -f "$STATE/ports.env" ] && [ "${LAB_SUBCOMMAND:-}" != up ]; then
+if [ -f "$STATE/ports.env" ] && [ "${LAB_SUBCOMMAND:-}" != up ] && [ "${LAB_SUBCOMMAND:-}" != build ]; then
   # shellcheck disable=SC1091
   . "$STATE/ports.env"
 fi

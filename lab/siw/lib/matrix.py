@@ -1,148 +1,156 @@
 #!/usr/bin/env python3
-"""The siw compatibility matrix (docs/siw-compatibility.md) from the reports of `lab conform` and the golden analyses
-of its published captures.
+"""The siw compatibility matrix (docs/siw-compatibility.md) across the lab's kernels, from what the repository holds.
 
-usage: matrix.py REPORT_DIR GOLDEN_DIR > docs/siw-compatibility.md
+usage: matrix.py REPO_ROOT > docs/siw-compatibility.md
 
-REPORT_DIR holds PROFILE/report.json for each profile that ran; GOLDEN_DIR is pcaps/siw-conform, whose
-PROFILE/ID.expected lines ("severity check frame direction") give the frames where siw broke a rule. One row per
-scenario: siw's verdict in each profile, what it did (its Terminate and close), and where it departed from the RFCs.
+For each kernel series K (a folder of pcaps/siw-conform) and profile P:
+  lab/siw/kernels/K/baseline-P.json      siw's verdict in every scenario (a failure's reason is its waiver)
+  pcaps/siw-conform/K/P/run.json         when the published run was made, against what, its totals
+  pcaps/siw-conform/K/P/ID.expected      what siw did (header) and the errors in what it sent, with their frames
+One row per scenario with a column per profile and kernel, then every scenario whose verdict or reaction changed
+between the first two kernels, with the frames that show it.
 """
 import json
 import os
-import subprocess
 import sys
 
-report_dir, golden_dir = sys.argv[1:3]
+root = sys.argv[1]
 PROFILES = ["agent", "rping", "rping-client"]
-
-reports = {}
-for p in PROFILES:
-    f = os.path.join(report_dir, p, "report.json")
-    if os.path.exists(f):
-        reports[p] = json.load(open(f))
+conform = os.path.join(root, "pcaps", "siw-conform")
 
 
-def golden(profile, sid):
-    """siw's own errors in the capture (the DUT's direction) as 'check (frame N)'."""
-    f = os.path.join(golden_dir, profile, sid + ".expected")
+def version_key(k):
+    return tuple(int(x) for x in k.split(".") if x.isdigit())
+
+
+kernels = sorted((k for k in os.listdir(conform) if os.path.isdir(os.path.join(conform, k))), key=version_key)
+
+
+def load(path, default):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return default
+
+
+baselines = {(k, p): load(os.path.join(root, "lab", "siw", "kernels", k, f"baseline-{p}.json"), {}).get("scenarios", {})
+             for k in kernels for p in PROFILES}
+runs = {(k, p): load(os.path.join(conform, k, p, "run.json"), None) for k in kernels for p in PROFILES}
+columns = [(p, k) for p in PROFILES for k in kernels if runs[(k, p)] is not None]
+
+
+def golden(kernel, profile, sid):
+    """(what siw did, siw's own errors as 'check (frame N)') from the scenario's golden analysis."""
+    f = os.path.join(conform, kernel, profile, sid + ".expected")
     if not os.path.exists(f):
-        return []
-    tester_is_server = False
-    out = []
+        return "", []
+    did, errors, tester_is_server = "", [], False
     for line in open(f):
+        if line.startswith("# siw: "):
+            did = line.split("|", 1)[1].strip() if "|" in line else ""
         if line.startswith("# tester: server"):
             tester_is_server = True
         if line.startswith("#") or not line.strip():
             continue
         sev, check, frame, direction = line.split()
-        dut = "c>s" if tester_is_server else "s>c"
-        if sev == "error" and direction == dut:
-            out.append(f"`{check}` (frame {frame})")
-    return out
+        if sev == "error" and direction == ("c>s" if tester_is_server else "s>c"):
+            errors.append(f"`{check}` (frame {frame})")
+    return did, errors
 
 
-def cell(r):
-    if r is None:
+def verdict(entry):
+    if entry is None:
         return ""
-    v = r["verdict"]
-    g = r.get("grade")
-    gate = r.get("gate", {}).get("status")
-    return v + (f" ({g})" if g and v == "pass" else "") + (" waived" if gate == "waived" else "")
+    v = entry["verdict"]
+    return v + (f" ({entry['grade']})" if entry.get("grade") and v == "pass" else "")
+
+
+def reason_parts(reason, did, errors):
+    """The parts of a waiver's reason that the row does not already show (what siw did, the errors' frames)."""
+    if not reason:
+        return []
+    if reason.startswith("siw ") and ": " in reason:
+        reason = reason.split(": ", 1)[1]
+    shown = set(did.split("; ")) | set(errors)
+    return [part for part in reason.split("; ") if part and part not in shown]
+
+
+def cell_text(s):
+    return s.replace("|", "\\|")
 
 
 order = []
-by_id = {}
 for p in PROFILES:
-    for s in reports.get(p, {}).get("scenarios", []):
-        if s["id"] not in by_id:
-            by_id[s["id"]] = {}
-            order.append(s["id"])
-        by_id[s["id"]][p] = s
+    for k in kernels:
+        for sid in baselines[(k, p)]:
+            if sid not in order:
+                order.append(sid)
 
-ran = [p for p in PROFILES if p in reports]
 print("# Linux siw against the RFCs: compatibility matrix")
 print()
-print("Generated by `./rddp lab siw conform --publish-captures` (lab/siw/lib/matrix.py): Linux")
-print("soft-iWARP (Debian 12 kernel 6.1, siw built out of tree) in a qemu guest, driven by `rddp conform` in the")
-print(", ".join(ran) + " profiles. Each scenario's exchange is in `pcaps/siw-conform/PROFILE/ID.pcapng` with its")
-print("golden analysis; *deviations* are the errors `rddp analyze` finds in what siw sent, with their frames, and the")
-print("reasons the suite gave. A verdict is siw's in that profile; empty: the scenario does not run there.")
+print("Generated by `./rddp lab siw conform --publish-captures` (lab/siw/lib/matrix.py) from what the repository")
+print("holds: Linux soft-iWARP of the Debian 12 kernels " + " and ".join(kernels) + " (siw built out of tree against")
+print("each kernel's headers) in a qemu guest, driven by `rddp conform` in the agent, rping and rping-client profiles.")
+print("A verdict is siw's in that profile and kernel (`lab/siw/kernels/KERNEL/baseline-PROFILE.json`, where every")
+print("failure is a waiver with its reason); empty: the scenario does not run there. Each scenario's exchange is in")
+print("`pcaps/siw-conform/KERNEL/PROFILE/ID.pcapng` with its golden analysis; *deviations* are the errors")
+print("`rddp analyze` finds in what siw sent, with their frames, and the reasons of the waivers.")
 print()
-for p in ran:
-    s = reports[p].get("summary", {})
-    cov = s.get("coverage", {})
-    line = f"- {p}: {reports[p]['dut']['description']}, started {reports[p]['suite']['started']}: {s.get('text', '')}"
-    if cov.get("text"):
-        line += f"; {cov['text']}"
+print("Runs (one clean run per kernel and profile):")
+print()
+for p, k in columns:
+    r = runs[(k, p)]
+    line = f"- {p} on {r.get('kernel') or k}: {r['dut']}, started {r['started']}: {r['summary']}"
+    if r.get("coverage"):
+        line += f"; {r['coverage']}"
     print(line)
 print()
-print("| scenario | " + " | ".join(ran) + " | siw did | deviations |")
-print("|---|" + "---|" * len(ran) + "---|---|")
+print("| scenario | " + " | ".join(f"{p} {k}" for p, k in columns) + " | siw did | deviations |")
+print("|---|" + "---|" * len(columns) + "---|---|")
 for sid in order:
-    rs = by_id[sid]
-    if all(r["verdict"] == "skip" for r in rs.values()):
+    entries = {(p, k): baselines[(k, p)].get(sid) for p, k in columns}
+    if all(e is None or e["verdict"] == "skip" for e in entries.values()):
         continue
-    cells = [cell(rs.get(p)) for p in ran]
-    did, dev = "", []
-    for p in ran:
-        r = rs.get(p)
-        if r is None or r["verdict"] == "skip":
+    did_by_kernel, dev = {}, []
+    for (p, k), e in entries.items():
+        if e is None or e["verdict"] == "skip":
             continue
-        if not did:
-            did = r.get("observed", "")
-        for g in golden(p, sid):
-            if g not in dev:
-                dev.append(g)
-        if r["verdict"] in ("fail", "error"):
-            for n in r.get("notes", []):
-                if n.startswith("expected ") or n in dev:
-                    continue
-                dev.append(n)
-    text = "; ".join(dev).replace("|", "\\|")
-    print(f"| `{sid}` | " + " | ".join(cells) + f" | {did.replace('|', chr(92) + '|')} | {text} |")
+        did, errors = golden(k, p, sid)
+        if did and k not in did_by_kernel:
+            did_by_kernel[k] = did
+        for d in errors + reason_parts(e.get("reason"), did, errors):
+            tagged = d if len(kernels) == 1 else f"{k}: {d}"
+            if tagged not in dev:
+                dev.append(tagged)
+    dids = set(did_by_kernel.values())
+    did = dids.pop() if len(dids) == 1 else "; ".join(f"{k}: {d}" for k, d in did_by_kernel.items())
+    print(f"| `{sid}` | " + " | ".join(verdict(entries[c]) for c in columns)
+          + f" | {cell_text(did)} | {cell_text('; '.join(dev))} |")
 
-
-def committed_baseline(profile):
-    """The baseline of PROFILE as the repository's HEAD has it (the verdicts before this run), or {}."""
-    path = f"lab/siw/baseline-{profile}.json"
-    root = os.path.dirname(os.path.abspath(golden_dir))
-    try:
-        text = subprocess.run(["git", "-C", root, "show", f"HEAD:{path}"], capture_output=True, text=True,
-                              check=True).stdout
-        return json.loads(text).get("scenarios", {})
-    except (subprocess.CalledProcessError, ValueError, OSError):
-        return {}
-
-
-def verdict_text(e):
-    return e["verdict"] + (f"/{e['grade']}" if e.get("grade") else "")
-
-
-changed = []
-for p in ran:
-    before = committed_baseline(p)
-    if not before:
-        continue
-    for s in reports[p].get("scenarios", []):
-        old = before.get(s["id"])
-        now = verdict_text(s)
-        if old is None or verdict_text(old) == now:
-            continue
-        why = next((n for n in s.get("notes", []) if not n.startswith("expected ")), s.get("observed", ""))
-        changed.append((s["id"], p, verdict_text(old), now, why))
-if changed:
+if len(kernels) >= 2:
+    old, new = kernels[0], kernels[1]
     print()
-    print("## Changed since the committed baselines")
+    print(f"## Changed between {old} and {new}")
     print()
-    print("Verdicts of this run that differ from the baselines the repository had before it (new scenarios aside);")
-    print("the reason is the first note of this run's result.")
+    print(f"Every scenario whose verdict or whose reaction (what siw did) differs between the {old} and {new} runs")
+    print("of a profile, with the errors in what siw sent and their frames in each capture")
+    print(f"(`pcaps/siw-conform/{old}/PROFILE/ID.pcapng` against `pcaps/siw-conform/{new}/PROFILE/ID.pcapng`).")
     print()
-    print("| scenario | profile | before | now | why |")
-    print("|---|---|---|---|---|")
-    for sid, p, old, now, why in changed:
-        why = why.replace("|", "\\|")
-        if len(why) > 240:
-            why = why[:239] + "…"
-        print(f"| `{sid}` | {p} | {old} | {now} | {why} |")
-
+    print(f"| scenario | profile | {old} | {new} | siw did on {old} | siw did on {new} | frames |")
+    print("|---|---|---|---|---|---|---|")
+    changed = 0
+    for sid in order:
+        for p in PROFILES:
+            a, b = baselines[(old, p)].get(sid), baselines[(new, p)].get(sid)
+            if a is None or b is None or runs[(old, p)] is None or runs[(new, p)] is None:
+                continue
+            did_a, err_a = golden(old, p, sid)
+            did_b, err_b = golden(new, p, sid)
+            if verdict(a) == verdict(b) and did_a == did_b:
+                continue
+            changed += 1
+            frames = "; ".join([f"{old}: " + ", ".join(err_a)] * bool(err_a) + [f"{new}: " + ", ".join(err_b)] * bool(err_b))
+            print(f"| `{sid}` | {p} | {verdict(a)} | {verdict(b)} | {cell_text(did_a)} | {cell_text(did_b)} | {cell_text(frames)} |")
+    print()
+    print(f"{changed} scenario runs changed.")
