@@ -24,8 +24,9 @@ import java.nio.file.Path;
  * capture shows a gap —, but handshakes, FINs and RSTs still are, so the capture ends cleanly; the first frame after
  * the gap carries a comment saying so, and {@link #truncated()} turns true. A peer that floods cannot fill the disk.
  *
- * <p>What is recorded reaches the file within {@link #FLUSH_INTERVAL_MS} ms, so a long-running {@code rddp peer
- * --pcap} can be analysed (or followed) while it serves, not only after it exits.
+ * <p>What is recorded reaches the file within {@link #FLUSH_INTERVAL_MS} ms, and a connection's FIN or RST at once,
+ * so a long-running {@code rddp peer --pcap} can be analysed (or followed) while it serves, each finished connection
+ * whole, not only after it exits.
  */
 public final class Recorder implements Closeable {
 
@@ -211,18 +212,24 @@ public final class Recorder implements Closeable {
             }
         }
 
-        /** FIN of direction {@code d}. */
+        /** FIN of direction {@code d}; the file holds it (and all before it) when this returns. */
         public void fin(Direction d) {
             synchronized (Recorder.this) {
-                if (!ended && tcp != null) tcp.close(d);
+                if (!ended && tcp != null) {
+                    tcp.close(d);
+                    flushIfDirty();
+                }
             }
         }
 
-        /** RST from direction {@code d}; nothing more is recorded for the connection. */
+        /** RST from direction {@code d}; nothing more is recorded for the connection, and the file holds it. */
         public void reset(Direction d) {
             synchronized (Recorder.this) {
                 if (ended) return;
-                if (tcp != null) tcp.reset(d);
+                if (tcp != null) {
+                    tcp.reset(d);
+                    flushIfDirty();
+                }
                 ended = true;
             }
         }

@@ -37,6 +37,26 @@ class RecorderFlushTest {
         }
     }
 
+    @Test
+    void aFinishedConnectionIsInTheFileWhenItsFinIsRecorded(@TempDir Path dir) throws Exception {
+        Path pcap = dir.resolve("served.pcapng");
+        InetAddress lo = InetAddress.getLoopbackAddress();
+        try (Recorder rec = Recorder.create(pcap)) {
+            Recorder.Connection c = rec.open(new InetSocketAddress(lo, 40001), new InetSocketAddress(lo, 7777),
+                    Direction.SERVER_TO_CLIENT);
+            c.data(Direction.CLIENT_TO_SERVER, new byte[64], 0, 64);
+            c.fin(Direction.CLIENT_TO_SERVER);
+            c.fin(Direction.SERVER_TO_CLIENT);
+            // no wait: the connection's end is flushed as it is recorded, the recorder still open
+            assertThat(framesIn(pcap)).isEqualTo(rec.frames());
+            Recorder.Connection reset = rec.open(new InetSocketAddress(lo, 40002), new InetSocketAddress(lo, 7777),
+                    Direction.SERVER_TO_CLIENT);
+            reset.data(Direction.SERVER_TO_CLIENT, new byte[10], 0, 10);
+            reset.reset(Direction.CLIENT_TO_SERVER);
+            assertThat(framesIn(pcap)).isEqualTo(rec.frames());
+        }
+    }
+
     private static long framesIn(Path pcap) {
         long n = 0;
         try (CaptureReader r = CaptureReaders.open(pcap)) {
