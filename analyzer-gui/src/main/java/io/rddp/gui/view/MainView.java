@@ -397,7 +397,7 @@ public final class MainView extends BorderPane {
         export.setId("ladder-export");
         export.setOnAction(e -> export(ladder, "ladder-stream-" + vm.ladderStream.get() + ".png"));
         ladder.setId("ladder");
-        BorderPane p = new BorderPane(new ScrollPane(ladder));
+        BorderPane p = new BorderPane(fitWidth(ladder, LadderView.MIN_WIDTH));
         HBox top = new HBox(8, new Label("Stream"), stream, export,
                 new Label("Click an arrow to select its frames; red: a violation at one of its frames"));
         top.setPadding(new Insets(4, 8, 4, 8));
@@ -425,12 +425,20 @@ public final class MainView extends BorderPane {
         export.setOnAction(e -> export(placement, "placement-stag-" + Long.toHexString(vm.stag.get() == null ? 0
                 : vm.stag.get()) + ".png"));
         placement.setId("placement");
-        BorderPane p = new BorderPane(new ScrollPane(placement));
+        BorderPane p = new BorderPane(fitWidth(placement, PlacementView.MIN_WIDTH));
         HBox top = new HBox(8, new Label("STag"), stag, export,
                 new Label("Bar: bytes written (darker: written again; red: a reported overlap or bounds error); rows: accesses"));
         top.setPadding(new Insets(4, 8, 4, 8));
         p.setTop(top);
         return p;
+    }
+
+    /** A picture in a scroll pane, as wide as the pane shows (not narrower than {@code min}): it follows the window. */
+    private static ScrollPane fitWidth(javafx.scene.canvas.Canvas canvas, double min) {
+        ScrollPane sp = new ScrollPane(canvas);
+        canvas.widthProperty().bind(javafx.beans.binding.Bindings.createDoubleBinding(
+                () -> Math.max(min, Math.floor(sp.getViewportBounds().getWidth())), sp.viewportBoundsProperty()));
+        return sp;
     }
 
     private void export(javafx.scene.canvas.Canvas canvas, String name) {
