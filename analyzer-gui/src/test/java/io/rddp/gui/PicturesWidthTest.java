@@ -45,7 +45,9 @@ class PicturesWidthTest {
         WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> !vm.busy.get());
         robot.clickOn("Ladder");
         LadderView ladder = robot.lookup("#ladder").query();
-        for (double w : new double[]{1200, 900}) {
+        // the window only narrows: Monocle keeps the limit a narrower frame left on a pixel buffer, and a wider frame
+        // that reuses the buffer then fails in the render thread ("Too small int buffer size")
+        for (double w : new double[]{1200, 1000}) {
             robot.interact(() -> stage.setWidth(w));
             WaitForAsyncUtils.waitForFxEvents();
             assertThat(ladder.getWidth()).as("ladder in a window %s wide", w).isBetween(w - 40, w);
@@ -53,7 +55,7 @@ class PicturesWidthTest {
         robot.clickOn("Placement map");
         robot.interact(() -> vm.stag.set(0x5fb74500L));
         PlacementView p = robot.lookup("#placement").query();
-        for (double w : new double[]{1200, 800}) {
+        for (double w : new double[]{900, 800}) {
             robot.interact(() -> stage.setWidth(w));
             WaitForAsyncUtils.waitForFxEvents();
             assertThat(p.getWidth()).as("placement map in a window %s wide", w).isBetween(w - 40, w);
