@@ -16,7 +16,7 @@ import java.util.Properties;
         versionProvider = Main.Version.class,
         description = "Protocol analyzer and conformance suite for iWARP (TCP / MPA / DDP / RDMAP).",
         subcommands = {DecodeCommand.class, AnalyzeCommand.class, GenerateCommand.class, PeerCommand.class,
-                ConformCommand.class, StatsCommand.class, CompletionCommand.class,
+                ConformCommand.class, StatsCommand.class, GuiCommand.class, LabCommand.class, CompletionCommand.class,
                 CommandLine.HelpCommand.class},
         footerHeading = "%nExit codes:%n",
         footer = {"  0  success (analyze: no violation at or above --fail-on)",

@@ -72,7 +72,7 @@ class CliHabitsTest {
 
     @Test
     void everySubcommandAnswersHelpWithExitZero() {
-        for (String cmd : List.of("decode", "analyze", "generate", "peer", "conform", "completion")) {
+        for (String cmd : List.of("decode", "analyze", "generate", "peer", "conform", "gui", "lab", "completion")) {
             for (String h : List.of("--help", "-h")) {
                 Object[] r = run(cmd, h);
                 assertThat(r[0]).as("rddp %s %s; stderr %s", cmd, h, r[2]).isEqualTo(0);
@@ -81,6 +81,18 @@ class CliHabitsTest {
         }
         Object[] top = run("--help");
         assertThat((String) top[1]).contains("Exit codes:", "3  nothing to analyse");
+    }
+
+    @Test
+    void topLevelHelpListsGuiAndLabAndTheJarAloneSaysWhereTheyRun() {
+        String help = (String) run("--help")[1];
+        assertThat(help).containsPattern("(?m)^  gui +Open the window").containsPattern("(?m)^  lab +Run Linux soft-iWARP");
+        Object[] gui = run("gui", "capture.pcap");
+        assertThat(gui[0]).isEqualTo(2);
+        assertThat((String) gui[2]).contains("started by the rddp launcher script", "bin/rddp gui");
+        Object[] lab = run("lab", "siw", "up");
+        assertThat(lab[0]).isEqualTo(2);
+        assertThat((String) lab[2]).contains("source checkout", "the distribution archive has none");
     }
 
     @Test

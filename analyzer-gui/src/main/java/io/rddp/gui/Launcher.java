@@ -3,8 +3,10 @@ package io.rddp.gui;
 import javafx.application.Application;
 
 /**
- * Main class of {@code rddp gui [FILE]}. It does not extend {@link Application}: with JavaFX on the class path
- * (not the module path), a main class that extends Application fails with "JavaFX runtime components are missing".
+ * Main class of {@code rddp gui [FILE]}: answers {@code --help} and a missing display before JavaFX starts. The
+ * launchers run it from the class path with JavaFX on the module path ({@code --module-path ... --add-modules
+ * javafx.controls,javafx.swing}). It does not extend {@link Application}, so that it also starts with JavaFX on the
+ * class path (a main class that extends Application then fails with "JavaFX runtime components are missing").
  */
 public final class Launcher {
     private Launcher() {

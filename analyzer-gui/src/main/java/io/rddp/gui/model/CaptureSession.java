@@ -14,6 +14,8 @@ import io.rddp.mpa.MpaStartFrame;
 import io.rddp.rdmap.AtomicRequest;
 import io.rddp.rdmap.Opcode;
 import io.rddp.rdmap.ReadRequest;
+import io.rddp.rdmap.Terminate;
+import io.rddp.rdmap.TerminateCodes;
 import io.rddp.rpcrdma.ChunkMove;
 import io.rddp.rpcrdma.RpcRdmaFields;
 import io.rddp.rpcrdma.RpcRdmaMessage;
@@ -66,6 +68,8 @@ public final class CaptureSession implements Closeable {
     private final TreeSet<Long> violationFrames = new TreeSet<>();
     private final Map<Integer, StreamStats> streams = new TreeMap<>();
     private final Map<Integer, List<LadderEvent>> ladder = new TreeMap<>();
+    /** Terminate arrow labels whose PDU came before the delivery that makes the arrow (stream@frame). */
+    private final Map<String, String> terminateLabels = new HashMap<>();
     private final Map<Integer, Deque<Integer>> pendingRequests = new HashMap<>(); // stream*2+dir -> event indexes
     private final Map<Long, List<Access>> placements = new TreeMap<>(Long::compareUnsigned);
     private long droppedEvents;
@@ -294,7 +298,10 @@ public final class CaptureSession implements Closeable {
                 return;
             }
             if (pdu.rdmap() == null) return;
-            if (pdu.rdmap().body() instanceof ReadRequest rr) {
+            if (pdu.rdmap().body() instanceof Terminate t) {
+                terminate(stream, pdu.frame(), "Terminate " + TerminateCodes.describe(t.layer(), t.errorType(),
+                        t.errorCode()));
+            } else if (pdu.rdmap().body() instanceof ReadRequest rr) {
                 access(new Access(rr.sourceStag(), rr.sourceTo(), rr.size(), "Read (source)", stream,
                         pdu.firstFrame(), pdu.frame(), false));
             } else if (pdu.rdmap().body() instanceof AtomicRequest ar) {
@@ -325,6 +332,10 @@ public final class CaptureSession implements Closeable {
                         int i = q.poll();
                         if (i < events.size()) answers = events.get(i).firstFrame();
                     }
+                }
+                if (op == Opcode.TERMINATE) {
+                    String why = terminateLabels.remove(terminateKey(d.stream(), d.lastFrame()));
+                    if (why != null) label = new StringBuilder(why);
                 }
                 int at = event(d.stream(), new LadderEvent(s2c, d.firstFrame(), d.lastFrame(), label.toString(), kind,
                         answers, false));
@@ -383,6 +394,29 @@ public final class CaptureSession implements Closeable {
                 pendingRequests.remove(c.index() * 2);
                 pendingRequests.remove(c.index() * 2 + 1);
             }
+        }
+
+        /**
+         * A Terminate's arrow says its layer, error type and code (RFC 5040 §4.8), from the PDU's header; the arrow
+         * comes from the delivery, which may be recorded before or after the PDU.
+         */
+        private void terminate(int stream, long frame, String label) {
+            List<LadderEvent> list = ladder.get(stream);
+            if (list != null) {
+                for (int i = list.size() - 1; i >= 0 && i >= list.size() - 8; i--) {
+                    LadderEvent e = list.get(i);
+                    if (e.lastFrame() == frame && e.kind().equals(Opcode.TERMINATE.shortName())) {
+                        list.set(i, new LadderEvent(e.serverToClient(), e.firstFrame(), e.lastFrame(), label, e.kind(),
+                                e.answers(), e.violation()));
+                        return;
+                    }
+                }
+            }
+            if (terminateLabels.size() < MAX_PICTURE_KEYS) terminateLabels.put(terminateKey(stream, frame), label);
+        }
+
+        private static String terminateKey(int stream, long frame) {
+            return stream + "@" + frame;
         }
 
         private int event(int stream, LadderEvent e) {

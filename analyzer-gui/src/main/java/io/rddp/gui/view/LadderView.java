@@ -23,7 +23,8 @@ import java.util.function.Supplier;
  * arrow hands its event to {@code onPick}.
  */
 public final class LadderView extends Canvas {
-    static final double ROW = 30, TOP = 60, LEFT = 150, RIGHT = 650, WIDTH = 800;
+    /** The client's column is LEFT from the left edge, the server's as far from the right one: the width follows the window. */
+    static final double ROW = 30, TOP = 60, LEFT = 150, WIDTH = 800, MIN_WIDTH = 600;
     private final ObservableList<LadderEvent> events;
     private final Supplier<StreamStats> stream;
 
@@ -33,6 +34,7 @@ public final class LadderView extends Canvas {
         this.stream = stream;
         getStyleClass().add("ladder");
         events.addListener((ListChangeListener<LadderEvent>) c -> draw());
+        widthProperty().addListener((o, a, b) -> draw());
         setOnMouseClicked(e -> {
             LadderEvent ev = eventAt(e.getY());
             if (ev != null) onPick.accept(ev);
@@ -52,6 +54,7 @@ public final class LadderView extends Canvas {
     }
 
     public void draw() {
+        double right = getWidth() - LEFT;
         List<LadderEvent> list = List.copyOf(events);
         double h = TOP + Math.max(1, list.size()) * ROW + 30;
         setHeight(h);
@@ -64,18 +67,18 @@ public final class LadderView extends Canvas {
         StreamStats s = stream.get();
         g.setFill(Color.BLACK);
         g.fillText("client " + (s != null ? s.client : ""), LEFT, 20);
-        g.fillText("server " + (s != null ? s.server : ""), RIGHT, 20);
+        g.fillText("server " + (s != null ? s.server : ""), right, 20);
         if (s != null) {
             g.setFill(Color.gray(0.35));
-            g.fillText("stream " + s.stream + ": " + s.mpa(), (LEFT + RIGHT) / 2, 40);
+            g.fillText("stream " + s.stream + ": " + s.mpa(), (LEFT + right) / 2, 40);
         }
         g.setStroke(Color.gray(0.4));
         g.setLineWidth(2);
         g.strokeLine(LEFT, TOP - 10, LEFT, h - 10);
-        g.strokeLine(RIGHT, TOP - 10, RIGHT, h - 10);
+        g.strokeLine(right, TOP - 10, right, h - 10);
         if (list.isEmpty()) {
             g.setFill(Color.gray(0.4));
-            g.fillText("(no messages on this stream yet)", (LEFT + RIGHT) / 2, TOP + ROW / 2);
+            g.fillText("(no messages on this stream yet)", (LEFT + right) / 2, TOP + ROW / 2);
             return;
         }
         Map<Long, Integer> byFrame = new HashMap<>();
@@ -83,7 +86,7 @@ public final class LadderView extends Canvas {
         for (int i = 0; i < list.size(); i++) {
             LadderEvent e = list.get(i);
             double y = yOf(i);
-            double x0 = e.serverToClient() ? RIGHT : LEFT, x1 = e.serverToClient() ? LEFT : RIGHT;
+            double x0 = e.serverToClient() ? right : LEFT, x1 = e.serverToClient() ? LEFT : right;
             Color c = e.violation() ? Color.rgb(210, 30, 30) : colour(e.kind());
             g.setStroke(c);
             g.setFill(c);
@@ -92,7 +95,7 @@ public final class LadderView extends Canvas {
             double dir = x1 > x0 ? -1 : 1;
             g.fillPolygon(new double[]{x1, x1 + dir * 10, x1 + dir * 8}, new double[]{y + 6, y + 1, y + 8}, 3);
             g.setFill(e.violation() ? Color.rgb(190, 0, 0) : Color.BLACK);
-            g.fillText(e.label() + (e.violation() ? "  ⚠" : ""), (LEFT + RIGHT) / 2, y - 10);
+            g.fillText(e.label() + (e.violation() ? "  ⚠" : ""), (LEFT + right) / 2, y - 10);
             g.setFill(Color.gray(0.45));
             g.setTextAlign(TextAlignment.RIGHT);
             g.fillText(e.firstFrame() == e.lastFrame() ? "#" + e.lastFrame() : "#" + e.firstFrame() + "–" + e.lastFrame(),
@@ -101,7 +104,7 @@ public final class LadderView extends Canvas {
             Integer req = e.answers() >= 0 ? byFrame.get(e.answers()) : null;
             if (req != null) {
                 // bracket on the responder's side from the request's arrival to the response's departure
-                double x = x0 + (x0 == RIGHT ? 18 : -18);
+                double x = x0 + (x0 == right ? 18 : -18);
                 double yr = yOf(req) + 6;
                 g.setStroke(Color.gray(0.55));
                 g.setLineWidth(1);

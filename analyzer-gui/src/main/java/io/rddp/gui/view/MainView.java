@@ -22,6 +22,7 @@ import javafx.scene.control.Button;
 import javafx.scene.control.ComboBox;
 import javafx.scene.control.ContextMenu;
 import javafx.scene.control.Label;
+import javafx.scene.control.ListCell;
 import javafx.scene.control.MenuButton;
 import javafx.scene.control.MenuItem;
 import javafx.scene.control.ProgressBar;
@@ -38,6 +39,8 @@ import javafx.scene.control.TextField;
 import javafx.scene.control.ToolBar;
 import javafx.scene.control.Tooltip;
 import javafx.scene.control.TreeView;
+import javafx.scene.input.KeyCode;
+import javafx.scene.input.KeyEvent;
 import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
@@ -72,6 +75,7 @@ public final class MainView extends BorderPane {
     final TextField bpf = new TextField();
     final TextField ring = new TextField(Long.toString(MainViewModel.DEFAULT_RING));
     private final ContextMenu completion = new ContextMenu();
+    private boolean browsingCompletion;
 
     public MainView(MainViewModel vm) {
         this.vm = vm;
@@ -123,6 +127,17 @@ public final class MainView extends BorderPane {
 
         device.setId("device");
         device.setPromptText("interface");
+        // the chosen interface shows by name only (the list shows addresses too): a long description in the
+        // button pushed Start and Stop into the toolbar's overflow menu
+        device.setPrefWidth(160);
+        device.setMaxWidth(160);
+        device.setButtonCell(new ListCell<>() {
+            @Override
+            protected void updateItem(LiveCapture.Device d, boolean empty) {
+                super.updateItem(d, empty);
+                setText(empty || d == null ? null : d.name());
+            }
+        });
         device.setItems(vm.devices);
         device.setOnShowing(e -> {
             if (vm.devices.isEmpty()) vm.loadDevices();
@@ -200,6 +215,16 @@ public final class MainView extends BorderPane {
             completion.hide();
             vm.applyFilter(filter.getText());
         });
+        // While the completion list shows, it receives the keys, and typing moves its focus onto an item: Enter
+        // picks a completion only after the user went into the list with the arrow keys, else it applies the filter.
+        completion.addEventFilter(KeyEvent.KEY_PRESSED, e -> {
+            if (e.getCode() == KeyCode.UP || e.getCode() == KeyCode.DOWN) browsingCompletion = true;
+            if (e.getCode() != KeyCode.ENTER || browsingCompletion) return;
+            e.consume();
+            completion.hide();
+            vm.applyFilter(filter.getText());
+        });
+        completion.setOnHidden(e -> browsingCompletion = false);
         filterMessage.setId("filter-message");
         filterMessage.getStyleClass().add("filter-message");
         filterMessage.textProperty().bind(vm.filterError);
@@ -236,6 +261,7 @@ public final class MainView extends BorderPane {
             return;
         }
         completion.getItems().clear();
+        browsingCompletion = false;
         int from = start;
         for (String n : names.subList(0, Math.min(15, names.size()))) {
             FilterFields.Field f = FilterFields.get(n);
@@ -283,6 +309,7 @@ public final class MainView extends BorderPane {
             }
         });
         packets.getSelectionModel().selectedIndexProperty().addListener((o, a, b) -> vm.select(b.intValue()));
+        RowFollower.install(packets, vm.capturing);
         vm.selectionRequest.addListener((ListChangeListener<Integer>) c -> {
             List<Integer> want = List.copyOf(vm.selectionRequest);
             if (want.isEmpty()) return;
@@ -370,7 +397,7 @@ public final class MainView extends BorderPane {
         export.setId("ladder-export");
         export.setOnAction(e -> export(ladder, "ladder-stream-" + vm.ladderStream.get() + ".png"));
         ladder.setId("ladder");
-        BorderPane p = new BorderPane(new ScrollPane(ladder));
+        BorderPane p = new BorderPane(fitWidth(ladder, LadderView.MIN_WIDTH));
         HBox top = new HBox(8, new Label("Stream"), stream, export,
                 new Label("Click an arrow to select its frames; red: a violation at one of its frames"));
         top.setPadding(new Insets(4, 8, 4, 8));
@@ -398,12 +425,20 @@ public final class MainView extends BorderPane {
         export.setOnAction(e -> export(placement, "placement-stag-" + Long.toHexString(vm.stag.get() == null ? 0
                 : vm.stag.get()) + ".png"));
         placement.setId("placement");
-        BorderPane p = new BorderPane(new ScrollPane(placement));
+        BorderPane p = new BorderPane(fitWidth(placement, PlacementView.MIN_WIDTH));
         HBox top = new HBox(8, new Label("STag"), stag, export,
                 new Label("Bar: bytes written (darker: written again; red: a reported overlap or bounds error); rows: accesses"));
         top.setPadding(new Insets(4, 8, 4, 8));
         p.setTop(top);
         return p;
+    }
+
+    /** A picture in a scroll pane, as wide as the pane shows (not narrower than {@code min}): it follows the window. */
+    private static ScrollPane fitWidth(javafx.scene.canvas.Canvas canvas, double min) {
+        ScrollPane sp = new ScrollPane(canvas);
+        canvas.widthProperty().bind(javafx.beans.binding.Bindings.createDoubleBinding(
+                () -> Math.max(min, Math.floor(sp.getViewportBounds().getWidth())), sp.viewportBoundsProperty()));
+        return sp;
     }
 
     private void export(javafx.scene.canvas.Canvas canvas, String name) {

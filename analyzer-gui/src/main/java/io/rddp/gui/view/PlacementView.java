@@ -8,6 +8,7 @@ import javafx.scene.canvas.Canvas;
 import javafx.scene.canvas.GraphicsContext;
 import javafx.scene.paint.Color;
 import javafx.scene.text.Font;
+import javafx.scene.text.Text;
 import javafx.scene.text.TextAlignment;
 
 import java.util.ArrayList;
@@ -22,14 +23,18 @@ import java.util.function.Consumer;
  * in their rows too. Rewriting a buffer after completion, as rping does every round, is not an error.
  */
 public final class PlacementView extends Canvas {
-    static final double TOP = 80, ROW = 22, LEFT = 230, BAR = 520, WIDTH = 800;
+    /** The bar runs from LEFT to what the TO labels after the rows leave of the width, which follows the window. */
+    static final double TOP = 80, ROW = 22, LEFT = 230, WIDTH = 800, MIN_WIDTH = 600;
+    private static final Font FONT = Font.font("System", 12);
     private final ObservableList<Access> accesses;
+    private double textRight;
 
     public PlacementView(ObservableList<Access> accesses, Consumer<Access> onPick) {
         super(WIDTH, 200);
         this.accesses = accesses;
         getStyleClass().add("placement");
         accesses.addListener((ListChangeListener<Access>) c -> draw());
+        widthProperty().addListener((o, a, b) -> draw());
         setOnMouseClicked(e -> {
             int i = (int) Math.floor((e.getY() - TOP) / ROW);
             if (i >= 0 && i < accesses.size()) onPick.accept(accesses.get(i));
@@ -48,7 +53,7 @@ public final class PlacementView extends Canvas {
         GraphicsContext g = getGraphicsContext2D();
         g.setFill(Color.WHITE);
         g.fillRect(0, 0, getWidth(), h);
-        g.setFont(Font.font("System", 12));
+        g.setFont(FONT);
         g.setTextBaseline(VPos.CENTER);
         if (list.isEmpty()) {
             g.setFill(Color.gray(0.4));
@@ -61,8 +66,12 @@ public final class PlacementView extends Canvas {
             long end = a.to() + a.length();
             if (Long.compareUnsigned(end, hi) > 0) hi = end;
         }
+        double labels = 0;
+        for (Access a : list) labels = Math.max(labels, textWidth("0x" + Long.toHexString(a.to())));
+        double bar = Math.max(100, getWidth() - LEFT - labels - 16);
+        textRight = LEFT + bar + 6 + labels;
         double span = Math.max(1, (double) (hi - lo));
-        double scale = BAR / span;
+        double scale = bar / span;
         g.setFill(Color.BLACK);
         g.setTextAlign(TextAlignment.LEFT);
         g.fillText(String.format("STag 0x%x: TO 0x%x – 0x%x (%d octets touched)", list.get(0).stag(), lo, hi,
@@ -70,7 +79,7 @@ public final class PlacementView extends Canvas {
         // the buffer bar: written bytes blue, bytes written more than once red
         double by = 34;
         g.setFill(Color.gray(0.92));
-        g.fillRect(LEFT, by, BAR, 18);
+        g.fillRect(LEFT, by, bar, 18);
         List<long[]> written = new ArrayList<>();
         for (Access a : list) {
             if (!a.writes()) continue;
@@ -91,12 +100,12 @@ public final class PlacementView extends Canvas {
             written.add(new long[]{a.to(), a.to() + a.length(), a.violation() ? 1 : 0});
         }
         g.setStroke(Color.gray(0.3));
-        g.strokeRect(LEFT, by, BAR, 18);
+        g.strokeRect(LEFT, by, bar, 18);
         g.setFill(Color.gray(0.35));
         g.fillText("buffer", LEFT - 50, by + 9);
         g.fillText("0x" + Long.toHexString(lo), LEFT, by + 30);
         g.setTextAlign(TextAlignment.RIGHT);
-        g.fillText("0x" + Long.toHexString(hi), LEFT + BAR, by + 30);
+        g.fillText("0x" + Long.toHexString(hi), LEFT + bar, by + 30);
         for (int i = 0; i < list.size(); i++) {
             Access a = list.get(i);
             double y = yOf(i);
@@ -108,8 +117,19 @@ public final class PlacementView extends Canvas {
             g.fillRect(x, y - 7, Math.max(2, a.length() * scale), 14);
             g.setTextAlign(TextAlignment.LEFT);
             g.setFill(Color.gray(0.35));
-            g.fillText("0x" + Long.toHexString(a.to()), Math.min(LEFT + BAR + 6, x + Math.max(2, a.length() * scale) + 6), y);
+            g.fillText("0x" + Long.toHexString(a.to()), Math.min(LEFT + bar + 6, x + Math.max(2, a.length() * scale) + 6), y);
         }
+    }
+
+    /** The right edge of the rightmost TO label of the last drawing (tests check it lies inside the canvas). */
+    public double textRight() {
+        return textRight;
+    }
+
+    private static double textWidth(String s) {
+        Text t = new Text(s);
+        t.setFont(FONT);
+        return t.getLayoutBounds().getWidth();
     }
 
     static Color colour(String kind) {
