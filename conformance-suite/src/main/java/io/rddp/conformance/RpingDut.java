@@ -65,6 +65,12 @@ public final class RpingDut implements Dut {
         return "rping";
     }
 
+    /** rping -s serves one connection, then is restarted for the next: scenarios take it one at a time. */
+    @Override
+    public JobLimit jobLimit() {
+        return new JobLimit(1, "the rping profile: rping -s serves one connection and is restarted for the next");
+    }
+
     @Override
     public Set<String> capabilities() {
         return caps;
