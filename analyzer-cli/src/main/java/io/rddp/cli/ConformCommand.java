@@ -134,6 +134,12 @@ final class ConformCommand implements Callable<Integer> {
             + " alone still run alone, and results come in catalogue order (default ${DEFAULT-VALUE}).")
     int jobs = 1;
 
+    @Option(names = "--forwarded-ports", description = "With --jobs: the DUT is reached through port forwards (a VM"
+            + " guest), so job k uses the DUT's port + k (--target and --dut-port) and the tester's + k (--tester-listen"
+            + " and --tester-address); without it a job's DUT listens where it chooses, unless --dut-port differs from"
+            + " --target's port.")
+    boolean forwardedPorts;
+
     @Option(names = "--caps", paramLabel = "LIST", split = ",", description = "rping profile: what the DUT supports"
             + " beyond MPA rev 2, e.g. crc,markers (the agent profile asks the DUT).")
     List<String> caps = new ArrayList<>();
@@ -377,6 +383,7 @@ final class ConformCommand implements Callable<Integer> {
         if (testerListen != null) m.put("tester-listen", testerListen);
         if (testerAddress != null) m.put("tester-address", testerAddress);
         if (dutPort != null) m.put("dut-port", dutPort.toString());
+        if (forwardedPorts) m.put("forwarded-ports", "true");
         m.put("capabilities", String.join(",", new java.util.TreeSet<>(dut.capabilities())));
         if (timeoutScale != null) m.put("timeout-scale", Double.toString(timeoutScale));
         m.put("round-trips", rtts.text());
@@ -479,6 +486,7 @@ final class ConformCommand implements Callable<Integer> {
                 }
                 AgentDut agent = new AgentDut(ControlClient.connect(c, t.connect(), secret), dutAddr,
                         dutPort != null ? dutPort : dutAddr.getPort());
+                agent.forwardedLanes(forwardedPorts);
                 if (testerListen != null || testerAddress != null) {
                     try {
                         agent.testerListen(testerListen != null ? PeerCommand.address(testerListen, null)

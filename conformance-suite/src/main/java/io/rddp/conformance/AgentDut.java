@@ -38,6 +38,7 @@ public final class AgentDut implements Dut, ActiveDut {
     /** the ticket this lane joined with (null: the holder's own session) */
     private final String joined;
     private final int lane;
+    private boolean forwardedLanes;
     /** DUT-active sessions: where the tester listens, and the address the DUT is told to connect to */
     private InetSocketAddress testerBind = new InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0);
     private InetSocketAddress testerAdvertised;
@@ -125,15 +126,16 @@ public final class AgentDut implements Dut, ActiveDut {
     }
 
     /**
-     * Lane {@code k}: a companion session of this one (its ticket), the DUT listening on port {@code dutPort + k}
-     * reached at the target's port + k, and the tester listening, for DUT-active scenarios, on its port + k (any
-     * when 0) advertised at the advertised port + k: a DUT behind a port forward needs as many forwarded ports as
-     * jobs.
+     * Lane {@code k}: a companion session of this one (its ticket). When the tester reaches the DUT at the port it
+     * listens on ({@code forwarded} false), the lane's DUT listens on a port of its choice and is reached there; behind
+     * a port forward it listens on {@code dutPort + k}, reached at the target's port + k. The tester listens, for
+     * DUT-active scenarios, on its port + k (any when 0), advertised at the advertised port + k. So a DUT behind a
+     * port forward needs as many consecutive forwarded ports as jobs, both ways.
      */
-    @Override
-    public AgentDut lane(int k) throws IOException, DutException {
+    public AgentDut lane(int k, boolean forwarded) throws IOException, DutException {
         if (k < 1 || k >= jobLimit().max()) throw new IllegalArgumentException(jobLimit().why());
-        AgentDut a = new AgentDut(control.reopen(5000), plus(target, k), dutPort + k, ticket, k);
+        AgentDut a = new AgentDut(control.reopen(5000), forwarded ? plus(target, k) : target, forwarded
+                ? dutPort + k : 0, ticket, k);
         a.testerListen(testerBind.getPort() == 0 ? testerBind : plus(testerBind, k),
                 testerAdvertised == null ? null : plus(testerAdvertised, k));
         return a;
@@ -142,6 +144,20 @@ public final class AgentDut implements Dut, ActiveDut {
     private static InetSocketAddress plus(InetSocketAddress a, int k) {
         return a.getAddress() != null ? new InetSocketAddress(a.getAddress(), a.getPort() + k)
                 : InetSocketAddress.createUnresolved(a.getHostString(), a.getPort() + k);
+    }
+
+    /**
+     * As {@link #lane(int, boolean)}: forwarded when told so, or when the DUT listens on another port than the tester
+     * reaches.
+     */
+    @Override
+    public AgentDut lane(int k) throws IOException, DutException {
+        return lane(k, forwardedLanes || dutPort != target.getPort());
+    }
+
+    /** The DUT is reached through port forwards (the lab's qemu guest): lanes take consecutive ports. */
+    public void forwardedLanes(boolean v) {
+        this.forwardedLanes = v;
     }
 
     /** 0 for the session that holds the DUT, k for the companion of {@link #lane(int)}. */
@@ -186,8 +202,11 @@ public final class AgentDut implements Dut, ActiveDut {
         if (s.ird() >= 0) listen.put("ird", s.ird());
         if (s.ord() >= 0) listen.put("ord", s.ord());
         if (listenExtra != null) listen.setAll(listenExtra);
-        int listener = control.call(listen).path("listener").asInt();
-        ScriptedConnection conn = ScriptedConnection.connect(target, t.connect(), recorder);
+        JsonNode listening = control.call(listen);
+        int listener = listening.path("listener").asInt();
+        // a lane whose DUT chose its port is reached there (the DUT is the target host itself, nothing forwards)
+        InetSocketAddress to = dutPort != 0 ? target : plus(target, listening.path("port").asInt() - target.getPort());
+        ScriptedConnection conn = ScriptedConnection.connect(to, t.connect(), recorder);
         if (buffer != null) conn.dutStag(buffer.stag(), buffer.to(), buffer.length(), rights(s.bufferAccess()));
         conn.dutReceives(s.receives(), s.receiveLength());
         int qp = -1;

@@ -16,7 +16,7 @@ import java.util.regex.Pattern;
  */
 final class Alone {
 
-    /** Step fields that name a DUT STag the tester uses. */
+    /** Fields of the tester's {@code send} step that name a DUT STag. */
     private static final Set<String> DUT_STAG_FIELDS = Set.of("stag", "src-stag", "invalidate-stag");
     /** A buffer's own STag as registered (dut.stag, other.stag): what another scenario cannot hold. */
     private static final Pattern OWN_STAG = Pattern.compile("[a-z][a-z0-9_]*\\.stag");
@@ -34,16 +34,21 @@ final class Alone {
     }
 
     private static String fromSteps(JsonNode n) {
+        return fromSteps(n, false);
+    }
+
+    /** @param sent inside a {@code send} step: what the tester puts on the wire (elsewhere a stag is the DUT's) */
+    private static String fromSteps(JsonNode n, boolean sent) {
         if (n.isArray()) {
             for (JsonNode x : n) {
-                String why = fromSteps(x);
+                String why = fromSteps(x, sent);
                 if (why != null) return why;
             }
         } else if (n.isObject()) {
             for (Iterator<Map.Entry<String, JsonNode>> it = n.fields(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> f = it.next();
                 JsonNode v = f.getValue();
-                if (DUT_STAG_FIELDS.contains(f.getKey()) && v.isValueNode() && !v.isBoolean()
+                if (sent && DUT_STAG_FIELDS.contains(f.getKey()) && v.isValueNode() && !v.isBoolean()
                         && !OWN_STAG.matcher(v.asText()).matches() && !v.asText().startsWith("tester.")) {
                     return "its fault is an STag the DUT must not hold for this stream (" + f.getKey() + " "
                             + v.asText() + "): another scenario's registration could hold that number";
@@ -52,7 +57,9 @@ final class Alone {
                     return "it revokes a DUT STag (" + v.asText() + "), which the DUT may issue again to another"
                             + " scenario's registration";
                 }
-                String why = fromSteps(v);
+                // a zero-length Write or Read touches no buffer: its STag is not validated against one (RFC 5040 §7.2)
+                boolean touches = !(v.path("length").asLong(-1) == 0 || v.path("size").asLong(-1) == 0);
+                String why = fromSteps(v, sent || f.getKey().equals("send") && touches);
                 if (why != null) return why;
             }
         }
