@@ -260,9 +260,9 @@ final class ConformCommand implements Callable<Integer> {
         Instant started = Instant.now();
         out.println("rddp conform: " + scenarios.size() + " scenarios against " + dut.describe() + " (profile "
                 + dut.profile() + ")");
-        out.println("rddp conform: " + rtts.text() + "; waits " + timeouts.text() + (timeoutScale == null
-                ? " (the larger of the defaults and multiples of the median round trip)"
-                : " (the defaults times --timeout-scale " + timeoutScale + ")"));
+        out.println("rddp conform: " + rtts.text());
+        out.println("rddp conform: waits " + timeouts.text() + (timeoutScale == null
+                ? " (at least the defaults)" : " (the defaults times " + timeoutScale + ")"));
         if (jobs > jobsRun) {
             out.println("rddp conform: --jobs " + jobs + ": " + jobsRun + " at a time, as " + dut.jobLimit().why());
         } else if (jobsRun > 1) {

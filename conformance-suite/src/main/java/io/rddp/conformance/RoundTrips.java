@@ -97,7 +97,7 @@ public record RoundTrips(List<Long> connectMs, List<Long> controlMs) {
     /** One line for the console: what was measured. */
     public String text() {
         if (connectMs.isEmpty() && controlMs.isEmpty()) return "round trips not measured (no control channel)";
-        return String.format(Locale.ROOT, "round trips: connection set-up %s ms (median %d), control %s ms (median %d)",
+        return String.format(Locale.ROOT, "round trips: set-up %s ms (median %d), control %s ms (median %d)",
                 list(connectMs), connectMedianMs(), list(controlMs), controlMedianMs());
     }
 
