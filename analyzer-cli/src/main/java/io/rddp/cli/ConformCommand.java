@@ -12,6 +12,7 @@ import io.rddp.conformance.RpingDut;
 import io.rddp.conformance.Runner;
 import io.rddp.conformance.Scenario;
 import io.rddp.conformance.ScenarioInfo;
+import io.rddp.conformance.RoundTrips;
 import io.rddp.conformance.Timeouts;
 import io.rddp.conformance.ControlClient;
 import io.rddp.dut.DutException;
@@ -124,9 +125,20 @@ final class ConformCommand implements Callable<Integer> {
     @Option(names = "--fail-non-strict", description = "Non-strict passes (a SHOULD missed) fail the run.")
     boolean failNonStrict;
 
-    @Option(names = "--timeout-scale", paramLabel = "F", description = "Multiply every timeout (a DUT in an emulated"
-            + " VM needs more; default ${DEFAULT-VALUE}).")
-    double timeoutScale = 1.0;
+    @Option(names = "--timeout-scale", paramLabel = "F", description = "Multiply every default wait by F instead of"
+            + " deriving the waits from the round trips measured at the start (an explicit override).")
+    Double timeoutScale;
+
+    @Option(names = "--jobs", paramLabel = "N", description = "Run up to N scenarios at once where the profile and the"
+            + " DUT allow (agent profile, a control server that serves several sessions); scenarios that need the DUT"
+            + " alone still run alone, and results come in catalogue order (default ${DEFAULT-VALUE}).")
+    int jobs = 1;
+
+    @Option(names = "--forwarded-ports", description = "With --jobs: the DUT is reached through port forwards (a VM"
+            + " guest), so job k uses the DUT's port + k (--target and --dut-port) and the tester's + k (--tester-listen"
+            + " and --tester-address); without it a job's DUT listens where it chooses, unless --dut-port differs from"
+            + " --target's port.")
+    boolean forwardedPorts;
 
     @Option(names = "--caps", paramLabel = "LIST", split = ",", description = "rping profile: what the DUT supports"
             + " beyond MPA rev 2, e.g. crc,markers (the agent profile asks the DUT).")
@@ -195,7 +207,15 @@ final class ConformCommand implements Callable<Integer> {
             err.println("rddp: --target " + target + ": " + e.getMessage());
             return Main.EXIT_BAD_INPUT;
         }
-        Timeouts timeouts = Timeouts.defaults().scaled(timeoutScale);
+        if (jobs < 1) {
+            err.println("rddp: --jobs must be at least 1, got " + jobs);
+            return Main.EXIT_BAD_INPUT;
+        }
+        if (timeoutScale != null && !(timeoutScale > 0)) {
+            err.println("rddp: --timeout-scale must be above 0, got " + timeoutScale);
+            return Main.EXIT_BAD_INPUT;
+        }
+        Timeouts timeouts = Timeouts.defaults().scaled(timeoutScale == null ? 1.0 : timeoutScale);
         Dut dut;
         try {
             dut = open(dutAddr, timeouts, err);
@@ -204,6 +224,16 @@ final class ConformCommand implements Callable<Integer> {
             return Main.EXIT_BAD_INPUT;
         }
         if (dut == null) return Main.EXIT_BAD_INPUT;
+        RoundTrips rtts;
+        try {
+            rtts = RoundTrips.measure(dut, timeouts);
+        } catch (Exception e) {
+            err.println("rddp: the DUT cannot be reached: measuring its round trips failed: " + e.getMessage());
+            dut.close();
+            return Main.EXIT_BAD_INPUT;
+        }
+        if (timeoutScale == null) timeouts = rtts.waits(Timeouts.defaults());
+        int jobsRun = Math.min(jobs, dut.jobLimit().max());
         Baseline base = null;
         if (baseline != null) {
             try {
@@ -230,6 +260,14 @@ final class ConformCommand implements Callable<Integer> {
         Instant started = Instant.now();
         out.println("rddp conform: " + scenarios.size() + " scenarios against " + dut.describe() + " (profile "
                 + dut.profile() + ")");
+        out.println("rddp conform: " + rtts.text());
+        out.println("rddp conform: waits " + timeouts.text() + (timeoutScale == null
+                ? " (at least the defaults)" : " (the defaults times " + timeoutScale + ")"));
+        if (jobs > jobsRun) {
+            out.println("rddp conform: --jobs " + jobs + ": " + jobsRun + " at a time, as " + dut.jobLimit().why());
+        } else if (jobsRun > 1) {
+            out.println("rddp conform: up to " + jobsRun + " scenarios at once");
+        }
         out.flush();
         int[] n = {0};
         List<Result> results;
@@ -241,12 +279,17 @@ final class ConformCommand implements Callable<Integer> {
                 out.flush();
             });
             runner.recordCap(recordCapMib * (1L << 20));
+            runner.jobs(jobsRun).notices(line -> {
+                out.println(line);
+                out.flush();
+            });
             if (onDead != null) runner.onDead(() -> restart(onDead, out));
             results = new ArrayList<>(runner.run(scenarios));
             if (base != null && retries > 0) rerunChanged(runner, scenarios, results, base, policy, out);
         }
         Gate gate = Gate.decide(results, base, policy);
-        Report rep = new Report(new Report.Run(dut.describe(), dut.profile(), version(), started, options(dut)),
+        Report rep = new Report(new Report.Run(dut.describe(), dut.profile(), version(), started,
+                options(dut, rtts, timeouts, jobsRun)),
                 catalog, gate);
         summary(rep, out);
         if (report != null) {
@@ -332,7 +375,7 @@ final class ConformCommand implements Callable<Integer> {
     }
 
     /** The run's options as the report records them. */
-    private java.util.Map<String, String> options(Dut dut) {
+    private java.util.Map<String, String> options(Dut dut, RoundTrips rtts, Timeouts waits, int jobsRun) {
         java.util.Map<String, String> m = new java.util.LinkedHashMap<>();
         m.put("profile", profile);
         if (target != null) m.put("target", target);
@@ -340,8 +383,12 @@ final class ConformCommand implements Callable<Integer> {
         if (testerListen != null) m.put("tester-listen", testerListen);
         if (testerAddress != null) m.put("tester-address", testerAddress);
         if (dutPort != null) m.put("dut-port", dutPort.toString());
+        if (forwardedPorts) m.put("forwarded-ports", "true");
         m.put("capabilities", String.join(",", new java.util.TreeSet<>(dut.capabilities())));
-        m.put("timeout-scale", Double.toString(timeoutScale));
+        if (timeoutScale != null) m.put("timeout-scale", Double.toString(timeoutScale));
+        m.put("round-trips", rtts.text());
+        m.put("waits", waits.text());
+        m.put("jobs", jobsRun + (jobs > jobsRun ? " (--jobs " + jobs + ": " + dut.jobLimit().why() + ")" : ""));
         if (only != null && !only.isEmpty()) m.put("only", String.join(",", only));
         if (baseline != null) m.put("baseline", baseline.toString());
         List<String> flags = new ArrayList<>();
@@ -439,6 +486,7 @@ final class ConformCommand implements Callable<Integer> {
                 }
                 AgentDut agent = new AgentDut(ControlClient.connect(c, t.connect(), secret), dutAddr,
                         dutPort != null ? dutPort : dutAddr.getPort());
+                agent.forwardedLanes(forwardedPorts);
                 if (testerListen != null || testerAddress != null) {
                     try {
                         agent.testerListen(testerListen != null ? PeerCommand.address(testerListen, null)

@@ -172,4 +172,32 @@ class ConformGateTest {
                     + " 0 error").contains("this run: ").contains("(catalogue: ");
         });
     }
+
+    @Test
+    void jobsRunScenariosAtOnceAndTheReportRecordsThemWithTheMeasuredRoundTripsAndWaits() throws Exception {
+        withAgent(Set.of(Bug.NO_BOUNDS_CHECK), dut -> {
+            Run r = conform(dut, "--jobs", "3", "--report", tmp.resolve("jobs").toString());
+            assertThat(r.rc()).isEqualTo(1);
+            assertThat(r.out()).contains("rddp conform: up to 3 scenarios at once")
+                    .contains("rddp conform: round trips: set-up ").contains("rddp conform: waits connect 5000 ms,"
+                            + " reaction 3000 ms, quiet 300 ms, control 5000 ms (at least the defaults)");
+            assertThat(r.out().indexOf("[  1/2] PASS")).as("catalogue order").isLessThan(r.out().indexOf("[  2/2]"
+                    + " FAIL"));
+            var options = new com.fasterxml.jackson.databind.ObjectMapper().readTree(tmp.resolve("jobs")
+                    .resolve("report.json").toFile()).path("options");
+            assertThat(options.path("jobs").asText()).isEqualTo("3");
+            assertThat(options.path("round-trips").asText()).startsWith("round trips: set-up ");
+            assertThat(options.path("waits").asText()).contains("quiet 300 ms");
+            assertThat(options.has("timeout-scale")).isFalse();
+        });
+    }
+
+    @Test
+    void anExplicitTimeoutScaleOverridesTheDerivedWaits() throws Exception {
+        withAgent(Set.of(), dut -> {
+            Run r = conform(dut, "--timeout-scale", "2", "--only", PASSES);
+            assertThat(r.out()).contains("rddp conform: waits connect 10000 ms, reaction 6000 ms, quiet 600 ms,"
+                    + " control 10000 ms (the defaults times 2.0)");
+        });
+    }
 }

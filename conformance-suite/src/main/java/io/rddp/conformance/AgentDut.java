@@ -32,6 +32,13 @@ public final class AgentDut implements Dut, ActiveDut {
     private final Set<String> caps = new HashSet<>();
     private String description;
     private boolean bigEndianAtomics;
+    /** sessions the DUT's control server serves this tester at once (caps.sessions), and the ticket to join it */
+    private int sessions = 1;
+    private String ticket;
+    /** the ticket this lane joined with (null: the holder's own session) */
+    private final String joined;
+    private final int lane;
+    private boolean forwardedLanes;
     /** DUT-active sessions: where the tester listens, and the address the DUT is told to connect to */
     private InetSocketAddress testerBind = new InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0);
     private InetSocketAddress testerAdvertised;
@@ -49,9 +56,16 @@ public final class AgentDut implements Dut, ActiveDut {
      * @param dutPort  the port the DUT listens on (the target's, unless something forwards it)
      */
     public AgentDut(ControlClient control, InetSocketAddress target, int dutPort) throws IOException, DutException {
+        this(control, target, dutPort, null, 0);
+    }
+
+    private AgentDut(ControlClient control, InetSocketAddress target, int dutPort, String joined, int lane)
+            throws IOException, DutException {
         this.control = control;
         this.target = target;
         this.dutPort = dutPort;
+        this.joined = joined;
+        this.lane = lane;
         try {
             hello();
         } catch (IOException | DutException | RuntimeException e) {
@@ -63,8 +77,10 @@ public final class AgentDut implements Dut, ActiveDut {
     /** The control protocol's hello: the DUT's capabilities and description. */
     private void hello() throws IOException, DutException {
         caps.clear();
-        JsonNode hello = control.hello("rddp conform");
+        JsonNode hello = control.hello("rddp conform", joined);
         JsonNode c = hello.path("caps");
+        sessions = Math.max(1, c.path("sessions").asInt(1));
+        ticket = hello.path("ticket").asText(null);
         caps.add("control");
         for (JsonNode r : c.path("mpa_revisions")) caps.add("mpa-rev" + r.asInt());
         if (c.path("crc").asBoolean()) caps.add("crc");
@@ -97,6 +113,56 @@ public final class AgentDut implements Dut, ActiveDut {
         acceptedLate.clear();
         control = old.reopen(5000);
         hello();
+    }
+
+    /** As many scenarios as the control server serves this tester sessions (caps.sessions), each with its own. */
+    @Override
+    public JobLimit jobLimit() {
+        if (sessions > 1 && ticket != null) {
+            return new JobLimit(sessions, "the DUT's control server serves " + sessions + " sessions at once");
+        }
+        return new JobLimit(1, "the DUT's control server serves one session at a time (its hello declares no"
+                + " caps.sessions): each scenario needs a session of its own");
+    }
+
+    /**
+     * Lane {@code k}: a companion session of this one (its ticket). When the tester reaches the DUT at the port it
+     * listens on ({@code forwarded} false), the lane's DUT listens on a port of its choice and is reached there; behind
+     * a port forward it listens on {@code dutPort + k}, reached at the target's port + k. The tester listens, for
+     * DUT-active scenarios, on its port + k (any when 0), advertised at the advertised port + k. So a DUT behind a
+     * port forward needs as many consecutive forwarded ports as jobs, both ways.
+     */
+    public AgentDut lane(int k, boolean forwarded) throws IOException, DutException {
+        if (k < 1 || k >= jobLimit().max()) throw new IllegalArgumentException(jobLimit().why());
+        AgentDut a = new AgentDut(control.reopen(5000), forwarded ? plus(target, k) : target, forwarded
+                ? dutPort + k : 0, ticket, k);
+        a.testerListen(testerBind.getPort() == 0 ? testerBind : plus(testerBind, k),
+                testerAdvertised == null ? null : plus(testerAdvertised, k));
+        return a;
+    }
+
+    private static InetSocketAddress plus(InetSocketAddress a, int k) {
+        return a.getAddress() != null ? new InetSocketAddress(a.getAddress(), a.getPort() + k)
+                : InetSocketAddress.createUnresolved(a.getHostString(), a.getPort() + k);
+    }
+
+    /**
+     * As {@link #lane(int, boolean)}: forwarded when told so, or when the DUT listens on another port than the tester
+     * reaches.
+     */
+    @Override
+    public AgentDut lane(int k) throws IOException, DutException {
+        return lane(k, forwardedLanes || dutPort != target.getPort());
+    }
+
+    /** The DUT is reached through port forwards (the lab's qemu guest): lanes take consecutive ports. */
+    public void forwardedLanes(boolean v) {
+        this.forwardedLanes = v;
+    }
+
+    /** 0 for the session that holds the DUT, k for the companion of {@link #lane(int)}. */
+    public int laneNumber() {
+        return lane;
     }
 
     @Override
@@ -136,8 +202,11 @@ public final class AgentDut implements Dut, ActiveDut {
         if (s.ird() >= 0) listen.put("ird", s.ird());
         if (s.ord() >= 0) listen.put("ord", s.ord());
         if (listenExtra != null) listen.setAll(listenExtra);
-        int listener = control.call(listen).path("listener").asInt();
-        ScriptedConnection conn = ScriptedConnection.connect(target, t.connect(), recorder);
+        JsonNode listening = control.call(listen);
+        int listener = listening.path("listener").asInt();
+        // a lane whose DUT chose its port is reached there (the DUT is the target host itself, nothing forwards)
+        InetSocketAddress to = dutPort != 0 ? target : plus(target, listening.path("port").asInt() - target.getPort());
+        ScriptedConnection conn = ScriptedConnection.connect(to, t.connect(), recorder);
         if (buffer != null) conn.dutStag(buffer.stag(), buffer.to(), buffer.length(), rights(s.bufferAccess()));
         conn.dutReceives(s.receives(), s.receiveLength());
         int qp = -1;

@@ -188,7 +188,7 @@ public final class Catalog {
         for (JsonNode x : e.path("expect")) expected.add(reaction(x, id, where));
         boolean negative = e.path("negative").asBoolean(!expected.isEmpty());
         ScenarioInfo info = new ScenarioInfo(id, e.path("title").asText(id), rs, needs, profiles, expected, negative,
-                file, partly, catches);
+                file, partly, catches, Alone.why(e));
         if (e.has("java")) {
             try {
                 Class<?> k = Class.forName(e.path("java").asText());

@@ -89,9 +89,18 @@ public final class ControlClient implements Closeable {
      *                      speaks another version; each with a message that says what to do
      */
     public JsonNode hello(String client) throws IOException, DutException {
+        return hello(client, null);
+    }
+
+    /**
+     * As {@link #hello(String)}; with {@code join}, the ticket of the session this tester holds, the new session is
+     * one of its companions (docs/dut-control.md, Sessions).
+     */
+    public JsonNode hello(String client, String join) throws IOException, DutException {
         byte[] clientNonce = ControlToken.random(ControlToken.OCTETS);
         ObjectNode req = request("hello").put("version", ControlServer.VERSION).put("client", client)
                 .put("client_nonce", Values.hex(clientNonce));
+        if (join != null) req.put("join", join);
         JsonNode r;
         try {
             r = call(req);
@@ -118,6 +127,7 @@ public final class ControlClient implements Closeable {
                     .put("client_nonce", Values.hex(clientNonce))
                     .put("proof", Values.hex(ControlToken.proof(secret, serverNonce, clientNonce,
                             ControlToken.CLIENT_LABEL)));
+            if (join != null) answer.put("join", join);
             try {
                 r = call(answer);
             } catch (DutException e) {

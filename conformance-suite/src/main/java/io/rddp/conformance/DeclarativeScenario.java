@@ -152,7 +152,7 @@ final class DeclarativeScenario implements Scenario {
     }
 
     static void pause(ScenarioRun r, JsonNode a) throws InterruptedException {
-        Thread.sleep(Math.min(a.asLong(), 10_000));
+        Thread.sleep(Math.min(a.asLong(), 10_000)); // the tester's own pacing, which the scenario's fault is made of
     }
 
     static void fin(ScenarioRun r, JsonNode a) throws Exception {
@@ -200,7 +200,8 @@ final class DeclarativeScenario implements Scenario {
     static void expectQuiet(ScenarioRun r, JsonNode a) throws Exception {
         ScriptedConnection c = r.conn();
         int before = fpdus(c);
-        Thread.sleep(a.isTextual() && a.asText().equals("quiet") ? r.ctx().timeouts().quiet()
+        // watched for the whole window, failing at the first FPDU
+        c.await(x -> fpdus(x) > before, a.isTextual() && a.asText().equals("quiet") ? r.ctx().timeouts().quiet()
                 : Math.min(a.asLong(), 5000));
         if (fpdus(c) > before) {
             throw new ScenarioFailure("the DUT sent " + (fpdus(c) - before) + " FPDU(s) where it had to wait");

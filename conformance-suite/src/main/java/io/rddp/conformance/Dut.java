@@ -53,6 +53,23 @@ public interface Dut extends Closeable {
     default void revived() throws Exception {
     }
 
+    /**
+     * How many scenarios this DUT can take at once ({@code rddp conform --jobs}), and why no more. By default one: a
+     * profile whose DUT holds one connection to the tester at a time cannot share it.
+     */
+    default JobLimit jobLimit() {
+        return new JobLimit(1, "the " + profile() + " profile drives one DUT program that serves one connection at a"
+                + " time");
+    }
+
+    /**
+     * Another way into the same DUT for scenarios that run alongside this one's, numbered {@code k} from 1 below
+     * {@link #jobLimit()}: its own resources on the DUT, its own ports.
+     */
+    default Dut lane(int k) throws Exception {
+        throw new UnsupportedOperationException(jobLimit().why());
+    }
+
     /** Undoes what a scenario set up on the DUT. */
     void reset() throws Exception;
 

@@ -144,7 +144,8 @@ final class MessageSteps {
         int want = a.path("count").asInt();
         ScriptedConnection c = r.conn();
         c.await(x -> count(x, op) >= want || gone(x), r.ctx().timeouts().reaction());
-        Thread.sleep(Math.min(a.path("wait").asLong(r.ctx().timeouts().quiet()), 5000));
+        // then no more for the wait (the DUT must not exceed its limit), failing at the first one past it
+        c.await(x -> count(x, op) > want || gone(x), Math.min(a.path("wait").asLong(r.ctx().timeouts().quiet()), 5000));
         int n = count(c, op);
         if (n != want) fail("the DUT sent " + n + " " + op.rfcName() + " PDUs, " + want + " were expected");
     }

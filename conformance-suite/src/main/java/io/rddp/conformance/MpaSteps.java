@@ -156,7 +156,8 @@ final class MpaSteps {
     static void expectSilence(ScenarioRun r, JsonNode a) throws Exception {
         ScriptedConnection c = r.conn();
         long before = c.dutBytes();
-        Thread.sleep(a.isTextual() && a.asText().equals("quiet") ? r.ctx().timeouts().quiet()
+        // watched for the whole window (a silence is only shown by its length), failing at the first octet
+        c.await(x -> x.dutBytes() > before, a.isTextual() && a.asText().equals("quiet") ? r.ctx().timeouts().quiet()
                 : Math.min(a.asLong(), 5000));
         if (c.dutBytes() > before) {
             throw new Scenario.ScenarioFailure("the DUT sent " + (c.dutBytes() - before)
@@ -242,7 +243,8 @@ final class MpaSteps {
             }
             from = end;
             if (from < bytes.length) {
-                if (pause > 0) Thread.sleep(pause);
+                // the pause between parts is the fault itself; an answer before the frame is complete ends it early
+                if (pause > 0) c.await(MpaSteps::answered, pause);
                 if (answered(c)) {
                     throw new Scenario.ScenarioFailure("the DUT answered after " + from + " of the " + bytes.length
                             + " octets of the tester's MPA " + (c.dutActive() ? "Reply" : "Request")

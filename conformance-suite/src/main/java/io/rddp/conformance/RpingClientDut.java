@@ -59,6 +59,13 @@ public final class RpingClientDut implements Dut, ActiveDut {
         return "rping-client";
     }
 
+    /** One rping client in the DUT connects to the tester: each connection is one scenario's, in turn. */
+    @Override
+    public JobLimit jobLimit() {
+        return new JobLimit(1, "the rping-client profile: one rping client in the DUT connects to the tester, one"
+                + " connection at a time, and no scenario can tell its connection from another's");
+    }
+
     @Override
     public Set<String> capabilities() {
         return caps;

@@ -65,6 +65,12 @@ public final class RpingDut implements Dut {
         return "rping";
     }
 
+    /** rping -s serves one connection, then is restarted for the next: scenarios take it one at a time. */
+    @Override
+    public JobLimit jobLimit() {
+        return new JobLimit(1, "the rping profile: rping -s serves one connection and is restarted for the next");
+    }
+
     @Override
     public Set<String> capabilities() {
         return caps;
@@ -112,6 +118,7 @@ public final class RpingDut implements Dut {
     private ScriptedConnection connect(Recorder recorder, Timeouts t) throws Exception {
         if (lastConnect > 0) {
             long wait = restartMs - (System.nanoTime() - lastConnect) / 1_000_000L;
+            // pacing, not a wait for an answer: rping -s gives no sign that it listens again but a connection
             if (wait > 0) Thread.sleep(wait);
         }
         lastConnect = System.nanoTime();
@@ -127,7 +134,7 @@ public final class RpingDut implements Dut {
             } catch (java.io.IOException e) {
                 last = e.getMessage();
             }
-            Thread.sleep(200);
+            Thread.sleep(200); // a bounded retry's back-off (CONNECT_TRIES)
         }
         throw new java.io.IOException("rping -s at " + target + " does not accept connections (tried "
                 + CONNECT_TRIES + " times over about " + CONNECT_TRIES * (SETTLE_MS + 200) / 1000 + " s): " + last);

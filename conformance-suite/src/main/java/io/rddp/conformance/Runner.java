@@ -49,6 +49,12 @@ public final class Runner {
     private final Consumer<Result> progress;
     private Restart restart;
     private RecordingCap recordCap = RecordingCap.defaults();
+    private int jobs = 1;
+    private Consumer<String> notice = m -> { };
+    /** restarts of the DUT so far (lanes of a concurrent run join the restarted DUT again) */
+    private int restarts;
+    /** a lane's runner: the DUT stopped answering during its last scenario (no restart: {@link Jobs} decides) */
+    private boolean sawDutDown;
 
     /**
      * Brings a hung DUT back (e.g. restarts its daemon or reboots its host): returns what it did, in a few words for
@@ -78,6 +84,49 @@ public final class Runner {
         return this;
     }
 
+    /**
+     * Scenarios to run at once (default 1), as far as the DUT allows ({@link Dut#jobLimit()}): the rest wait, a
+     * scenario that must have the DUT alone ({@link ScenarioInfo#alone()}) runs when no other does, and results come
+     * in the order of the list whatever the order they finish in ({@link Jobs}).
+     */
+    public Runner jobs(int n) {
+        if (n < 1) throw new IllegalArgumentException("jobs must be at least 1");
+        this.jobs = n;
+        return this;
+    }
+
+    /** Where a concurrent run says what it changed of its plan (a lane lost, scenarios run again alone). */
+    public Runner notices(Consumer<String> n) {
+        this.notice = n;
+        return this;
+    }
+
+    /** A runner of scenarios on lane {@code d} of a concurrent run: same settings, no restart, no progress. */
+    Runner lane(Dut d) {
+        Runner r = new Runner(d, timeouts, reportDir, x -> { });
+        r.recordCap = recordCap;
+        return r;
+    }
+
+    Dut dut() {
+        return dut;
+    }
+
+    int restarts() {
+        return restarts;
+    }
+
+    /** Whether the DUT stopped answering during this lane runner's last scenario, and forgets it. */
+    boolean tookDutDown() {
+        boolean b = sawDutDown;
+        sawDutDown = false;
+        return b;
+    }
+
+    Consumer<String> notice() {
+        return notice;
+    }
+
     /** @param reportDir where per-scenario pcapngs go (pcaps/ below it), or null for none */
     public Runner(Dut dut, Timeouts timeouts, Path reportDir, Consumer<Result> progress) {
         this.dut = dut;
@@ -87,6 +136,8 @@ public final class Runner {
     }
 
     public List<Result> run(List<Scenario> scenarios) {
+        int n = Math.min(jobs, dut.jobLimit().max());
+        if (n > 1 && scenarios.size() > 1) return Jobs.run(this, n, scenarios, progress);
         List<Result> out = new ArrayList<>();
         for (Scenario s : scenarios) {
             Result r = run(s);
@@ -180,6 +231,7 @@ public final class Runner {
     }
 
     private String restartDut() {
+        restarts++;
         String what;
         try {
             what = restart.restart();
@@ -209,6 +261,7 @@ public final class Runner {
             failure = e.getMessage();
         } catch (Scenario.DutSilent e) {
             if (restart != null) return new Outcome(error(info, ctx, "the DUT was silent: " + e.getMessage()), true);
+            sawDutDown = true;
             failure = e.getMessage();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -217,6 +270,7 @@ public final class Runner {
             if (controlChannel(e) != null) {
                 // the agent died or hangs: the DUT stopped answering, not a suite error
                 String why = "the DUT's control channel failed: " + controlChannel(e).getMessage();
+                sawDutDown = true;
                 return new Outcome(error(info, ctx, why), restart != null);
             }
             if (ctx.primary() == null && resetByDut(e)) {
@@ -224,6 +278,7 @@ public final class Runner {
                 // as hung (RFC 5044 §7.1.2: a Responder answers a valid Request), so a restart hook may bring it back
                 String why = "the DUT reset the connection before the scenario could start: " + e.getMessage();
                 if (restart != null) return new Outcome(error(info, ctx, "the DUT was silent: " + why), true);
+                sawDutDown = true;
                 failure = why;
             } else {
                 // the tester could not carry out its own steps: a suite error, unless the DUT simply went away (a
@@ -283,6 +338,7 @@ public final class Runner {
             }
             liveness = dead == null ? Result.Liveness.LIVE : Result.Liveness.DEAD;
             if (dead != null) {
+                sawDutDown = true;
                 if (verdict != Result.Verdict.ERROR) {
                     verdict = Result.Verdict.FAIL;
                     grade = null;

@@ -20,10 +20,18 @@ import java.util.Set;
  * @param partly       requirements it proves only in part, with what it leaves out
  * @param catches      knobs of the emulated RNIC ({@code rddp peer --bug}) that must make it fail: the proof that it
  *                     can fail
+ * @param alone        why it must have the DUT to itself when scenarios run concurrently ({@link Alone}), or null
  */
 public record ScenarioInfo(String id, String title, List<Requirement> requirements, Set<String> needs,
                            Set<String> profiles, List<Reaction> expected, boolean negative, String source,
-                           Map<Requirement, String> partly, List<String> catches) {
+                           Map<Requirement, String> partly, List<String> catches, String alone) {
+
+    /** A scenario that may share the DUT with others. */
+    public ScenarioInfo(String id, String title, List<Requirement> requirements, Set<String> needs,
+                        Set<String> profiles, List<Reaction> expected, boolean negative, String source,
+                        Map<Requirement, String> partly, List<String> catches) {
+        this(id, title, requirements, needs, profiles, expected, negative, source, partly, catches, null);
+    }
 
     public ScenarioInfo {
         requirements = List.copyOf(requirements);

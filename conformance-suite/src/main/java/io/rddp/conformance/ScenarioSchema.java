@@ -57,7 +57,8 @@ final class ScenarioSchema {
             required("id", Shape.text("[a-z0-9][a-z0-9+-]*(\\.[a-z0-9][a-z0-9+-]*)+", "category.sub.name")),
             key("title", TEXT), required("requires", listOf(TEXT)), key("needs", listOf(NEED)),
             key("profiles", listOf(PROFILE)), key("expect", listOf(REACTION)), key("negative", BOOL),
-            key("partly", Shape.mapOf(TEXT, "requirement ids")), key("catches", listOf(TEXT)));
+            key("partly", Shape.mapOf(TEXT, "requirement ids")), key("catches", listOf(TEXT)),
+            key("alone", TEXT));
     /** Names a buffer may not have: the built-in ones, and mulpdu (mulpdu.untagged would be ambiguous). */
     private static final Set<String> RESERVED = Set.of("dut", "tester", "mulpdu");
 

@@ -152,6 +152,11 @@ class PeerSuiteTest {
     }
 
     @Test
+    void theAgentProfileRunConcurrentlyGivesTheSequentialVerdictsInCatalogueOrder() throws Exception {
+        ConcurrentRunTest.assertSameVerdicts(RnicConfig.defaults(), scenarios(), run("agent"));
+    }
+
+    @Test
     void everyScenarioPassesAgainstTheEmulatedRnicInTheRpingClientProfile() throws Exception {
         List<Result> rs = run("rping-client");
         assertThat(rs).as(table(rs)).allMatch(r -> r.verdict() == Result.Verdict.PASS

@@ -159,6 +159,6 @@ class StrictCatalogTest {
         assertThat(load(java)).hasSize(1);
         assertThatThrownBy(() -> load(java + "  steps: []\n"))
                 .hasMessageContaining("ddp.yaml:5: robustness.random-ulpdu: unknown key \"steps\" (known: id, title,"
-                        + " requires, needs, profiles, expect, negative, partly, catches, java)");
+                        + " requires, needs, profiles, expect, negative, partly, catches, alone, java)");
     }
 }

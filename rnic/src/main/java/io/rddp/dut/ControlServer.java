@@ -27,8 +27,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 /**
- * Serves the DUT control protocol, version 2 (docs/dut-control.md): JSON lines over TCP, one session
- * at a time, one response per request.
+ * Serves the DUT control protocol, version 2 (docs/dut-control.md): JSON lines over TCP, one holder at a time, one
+ * response per request. The holder may open up to {@link Options#sessions()} - 1 companion sessions by presenting the
+ * ticket of its hello answer (a tester running scenarios concurrently); they end with it.
  *
  * <p>A connection must authenticate with {@code hello} within {@link Options#helloTimeout()} (default 5 s) or it is
  * closed; until then every other request is answered {@code unauthorized}, and lines are at most
@@ -53,16 +54,23 @@ public final class ControlServer implements Closeable {
     }
 
     /**
-     * How the server guards its one session.
+     * How the server guards its one holder.
      *
      * @param secret        the shared secret (a token file's), or null: no challenge (allowed on loopback only)
      * @param helloTimeout  a new connection must be authenticated by then, or it is closed
      * @param idleTimeout   a session that sends no request for this long is closed
      * @param takeoverAfter an authenticated newcomer replaces a session idle this long (else it is refused)
      * @param maxWaiting    connections that have not authenticated yet, at once; more are refused
+     * @param sessions      sessions the holder may have at once: the first, and companions that join it with its
+     *                      ticket (a tester running scenarios concurrently); 1: one session, no ticket
      */
     public record Options(byte[] secret, Duration helloTimeout, Duration idleTimeout, Duration takeoverAfter,
-                          int maxWaiting) {
+                          int maxWaiting, int sessions) {
+        /** Sessions a holder may have at once unless told otherwise. */
+        public static final int DEFAULT_SESSIONS = 8;
+        /** The most sessions a server serves at once: each is a thread and its resources. */
+        public static final int MAX_SESSIONS = 64;
+
         public Options {
             if (secret != null && secret.length < ControlToken.MIN_OCTETS) {
                 throw new IllegalArgumentException("a secret of at least " + ControlToken.MIN_OCTETS + " octets");
@@ -72,30 +80,38 @@ public final class ControlServer implements Closeable {
                     || takeoverAfter.isNegative() || maxWaiting < 1) {
                 throw new IllegalArgumentException("timeouts must be positive and maxWaiting at least 1");
             }
+            if (sessions < 1 || sessions > MAX_SESSIONS) {
+                throw new IllegalArgumentException("sessions must be 1 to " + MAX_SESSIONS);
+            }
         }
 
         public static Options defaults() {
-            return new Options(null, Duration.ofSeconds(5), Duration.ofMinutes(10), Duration.ofSeconds(30), 16);
+            return new Options(null, Duration.ofSeconds(5), Duration.ofMinutes(10), Duration.ofSeconds(30), 16,
+                    DEFAULT_SESSIONS);
         }
 
         public Options withSecret(byte[] v) {
-            return new Options(v, helloTimeout, idleTimeout, takeoverAfter, maxWaiting);
+            return new Options(v, helloTimeout, idleTimeout, takeoverAfter, maxWaiting, sessions);
         }
 
         public Options withHelloTimeout(Duration v) {
-            return new Options(secret, v, idleTimeout, takeoverAfter, maxWaiting);
+            return new Options(secret, v, idleTimeout, takeoverAfter, maxWaiting, sessions);
         }
 
         public Options withIdleTimeout(Duration v) {
-            return new Options(secret, helloTimeout, v, takeoverAfter, maxWaiting);
+            return new Options(secret, helloTimeout, v, takeoverAfter, maxWaiting, sessions);
         }
 
         public Options withTakeoverAfter(Duration v) {
-            return new Options(secret, helloTimeout, idleTimeout, v, maxWaiting);
+            return new Options(secret, helloTimeout, idleTimeout, v, maxWaiting, sessions);
         }
 
         public Options withMaxWaiting(int v) {
-            return new Options(secret, helloTimeout, idleTimeout, takeoverAfter, v);
+            return new Options(secret, helloTimeout, idleTimeout, takeoverAfter, v, sessions);
+        }
+
+        public Options withSessions(int v) {
+            return new Options(secret, helloTimeout, idleTimeout, takeoverAfter, maxWaiting, v);
         }
     }
 
@@ -121,16 +137,25 @@ public final class ControlServer implements Closeable {
     private Active active;
     private volatile boolean closed;
 
-    /** The session of the client that holds the slot. */
+    /** The session of the client that holds the slot, or one of its companions (guarded by {@code slot}). */
     private static final class Active {
         final Socket socket;
         final CountDownLatch done = new CountDownLatch(1);
+        /** the holder this companion joined, or null for the holder itself */
+        final Active holder;
+        /** what a companion presents to join this holder (hex), or null */
+        final String ticket;
+        final Set<Active> companions = new java.util.HashSet<>();
         long last = System.nanoTime();
         boolean busy;
+        /** companions answering a request: the holder is not idle meanwhile */
+        int busyCompanions;
         boolean evicted;
 
-        Active(Socket socket) {
+        Active(Socket socket, Active holder, String ticket) {
             this.socket = socket;
+            this.holder = holder;
+            this.ticket = ticket;
         }
     }
 
@@ -272,8 +297,18 @@ public final class ControlServer implements Closeable {
                         return;
                     }
                 }
-                // authenticated: the slot, then the session's own hello
-                me = claim(s);
+                // authenticated: the slot (or a companion's place beside its holder), then the session's own hello
+                JsonNode join = req.get("join");
+                if (join != null && !join.isNull()) {
+                    me = joinHolder(s, join.asText(""));
+                    if (me == null) {
+                        send(out, error(id, "state", "no session holds that ticket, or it has "
+                                + options.sessions() + " sessions already"));
+                        return;
+                    }
+                } else {
+                    me = claim(s);
+                }
                 if (me == null) {
                     send(out, error(id, "state", "another session is active and was busy or idle for less than "
                             + options.takeoverAfter().toSeconds() + " s; one session at a time"));
@@ -289,6 +324,10 @@ public final class ControlServer implements Closeable {
                         resp.put("server_proof", HexFormat.of().formatHex(ControlToken.proof(options.secret(),
                                 serverNonce, clientNonce, ControlToken.SERVER_LABEL)));
                     }
+                    if (resp.path("caps").isObject()) {
+                        ((ObjectNode) resp.get("caps")).put("sessions", options.sessions());
+                    }
+                    if (me.ticket != null) resp.put("ticket", me.ticket);
                 }
                 send(out, resp);
             }
@@ -305,6 +344,7 @@ public final class ControlServer implements Closeable {
                 synchronized (slot) {
                     if (me.evicted) return;
                     me.busy = true;
+                    if (me.holder != null) me.holder.busyCompanions++;
                 }
                 try {
                     if (line.isBlank()) continue;
@@ -325,6 +365,10 @@ public final class ControlServer implements Closeable {
                     synchronized (slot) {
                         me.busy = false;
                         me.last = System.nanoTime();
+                        if (me.holder != null) {
+                            me.holder.busyCompanions--;
+                            me.holder.last = me.last;
+                        }
                     }
                 }
             }
@@ -339,8 +383,28 @@ public final class ControlServer implements Closeable {
         }
     }
 
-    /** Frees the slot once the session is cleaned up (idempotent). */
+    /**
+     * Frees the slot once the session is cleaned up (idempotent). A holder's companions end first: whatever they made
+     * belongs to the tester that is going away.
+     */
     private void endSession(Active me, Session session) {
+        java.util.List<Active> companions;
+        synchronized (slot) {
+            me.evicted = true; // no companion joins a holder that is ending
+            companions = new java.util.ArrayList<>(me.companions);
+        }
+        for (Active c : companions) {
+            try {
+                c.socket.close(); // its thread wakes up from its read and cleans its session up
+            } catch (IOException e) {
+                // closed anyway
+            }
+        }
+        try {
+            for (Active c : companions) c.done.await(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         try {
             if (session != null) session.close();
         } catch (RuntimeException | Error e) {
@@ -348,9 +412,33 @@ public final class ControlServer implements Closeable {
         } finally {
             synchronized (slot) {
                 if (active == me) active = null;
+                if (me.holder != null) me.holder.companions.remove(me);
                 slot.notifyAll();
             }
             me.done.countDown();
+        }
+    }
+
+    /** A fresh ticket for a holder when companions are allowed, else null. */
+    private String ticket() {
+        return options.sessions() > 1 ? HexFormat.of().formatHex(ControlToken.random(ControlToken.OCTETS)) : null;
+    }
+
+    /**
+     * A companion's place beside the active holder whose ticket it presents (compared in constant time), or null:
+     * no such holder, or it has {@link Options#sessions()} sessions already.
+     */
+    private Active joinHolder(Socket s, String ticket) {
+        synchronized (slot) {
+            Active h = active;
+            if (h == null || h.evicted || h.ticket == null || !java.security.MessageDigest.isEqual(
+                    h.ticket.getBytes(StandardCharsets.US_ASCII), ticket.getBytes(StandardCharsets.US_ASCII))
+                    || h.companions.size() + 1 >= options.sessions()) {
+                return null;
+            }
+            Active c = new Active(s, h, null);
+            h.companions.add(c);
+            return c;
         }
     }
 
@@ -365,13 +453,15 @@ public final class ControlServer implements Closeable {
             long until = System.nanoTime() + CLOSING_GRACE_MS * 1_000_000L;
             while (active != null && !active.evicted && System.nanoTime() < until) {
                 long idle = System.nanoTime() - active.last;
-                if (!active.busy && idle >= options.takeoverAfter().toNanos()) break;
+                if (!active.busy && active.busyCompanions == 0 && idle >= options.takeoverAfter().toNanos()) break;
                 slot.wait(Math.max(1, (until - System.nanoTime()) / 1_000_000L));
             }
-            if (active == null) return active = new Active(s);
+            if (active == null) return active = new Active(s, null, ticket());
             old = active;
             long idle = System.nanoTime() - old.last;
-            if (old.busy || old.evicted || idle < options.takeoverAfter().toNanos()) return null;
+            if (old.busy || old.busyCompanions > 0 || old.evicted || idle < options.takeoverAfter().toNanos()) {
+                return null;
+            }
             old.evicted = true;
         }
         try {
@@ -381,7 +471,7 @@ public final class ControlServer implements Closeable {
         }
         if (!old.done.await(10, TimeUnit.SECONDS)) return null;
         synchronized (slot) {
-            if (active == null) return active = new Active(s);
+            if (active == null) return active = new Active(s, null, ticket());
             return null;
         }
     }

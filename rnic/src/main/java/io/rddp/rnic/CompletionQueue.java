@@ -39,9 +39,15 @@ public final class CompletionQueue {
      * Takes up to {@code max} completions of queue pair {@code qp} (-1: any), waiting up to {@code timeoutMs} for at
      * least {@code min}.
      */
-    public synchronized List<WorkCompletion> poll(int qp, int max, int min, long timeoutMs) throws InterruptedException {
+    public List<WorkCompletion> poll(int qp, int max, int min, long timeoutMs) throws InterruptedException {
+        return poll(q -> qp < 0 || q == qp, max, min, timeoutMs);
+    }
+
+    /** As {@link #poll(int, int, int, long)} for the queue pairs {@code qps} accepts (one control session's). */
+    public synchronized List<WorkCompletion> poll(java.util.function.IntPredicate qps, int max, int min,
+                                                  long timeoutMs) throws InterruptedException {
         long deadline = System.nanoTime() + timeoutMs * 1_000_000L;
-        while (count(qp) < Math.min(min, max)) {
+        while (count(qps) < Math.min(min, max)) {
             long left = (deadline - System.nanoTime()) / 1_000_000L;
             if (left <= 0) break;
             wait(left);
@@ -49,7 +55,7 @@ public final class CompletionQueue {
         List<WorkCompletion> out = new ArrayList<>();
         for (Iterator<WorkCompletion> it = entries.iterator(); it.hasNext() && out.size() < max; ) {
             WorkCompletion wc = it.next();
-            if (qp < 0 || wc.qp() == qp) {
+            if (qps.test(wc.qp())) {
                 out.add(wc);
                 it.remove();
                 gone.accept(wc.wrId());
@@ -89,10 +95,9 @@ public final class CompletionQueue {
         return entries.size();
     }
 
-    private int count(int qp) {
-        if (qp < 0) return entries.size();
+    private int count(java.util.function.IntPredicate qps) {
         int n = 0;
-        for (WorkCompletion wc : entries) if (wc.qp() == qp) n++;
+        for (WorkCompletion wc : entries) if (qps.test(wc.qp())) n++;
         return n;
     }
 }

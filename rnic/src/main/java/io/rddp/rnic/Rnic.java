@@ -34,6 +34,8 @@ public final class Rnic implements Closeable {
     private final AtomicLong nextWrId = new AtomicLong(1);
     private final Map<Integer, QueuePair> qps = new LinkedHashMap<>();
     private final Map<Integer, RnicListener> listeners = new LinkedHashMap<>();
+    /** what each control session served at once owns (RnicControl) */
+    final ControlLedger controlLedger = new ControlLedger();
 
     /** @param recorder where every connection is recorded, or null */
     public Rnic(RnicConfig config, Recorder recorder) {

@@ -22,9 +22,10 @@ import java.util.Set;
 
 /**
  * The DUT control protocol (docs/dut-control.md) spoken by the emulated RNIC, so that the conformance
- * tester drives `rddp peer --control` exactly as it drives the DUT agent on a host with a real RNIC. One session at
- * a time; everything a session created is destroyed when it resets or ends, except the listeners the peer was
- * started with. Every buffer a request makes the RNIC hold counts against its memory cap (RnicConfig.Limits), so a
+ * tester drives `rddp peer --control` exactly as it drives the DUT agent on a host with a real RNIC. A session alone
+ * destroys everything it created when it resets or ends, except the listeners the peer was started with; sessions
+ * served at once (one tester's, ControlServer.Options#sessions) each reset, poll and take events of only what they
+ * made ({@link ControlLedger}). Every buffer a request makes the RNIC hold counts against its memory cap (RnicConfig.Limits), so a
  * request too big is refused with resource-limit; anything else a request throws is answered as failed.
  */
 public final class RnicControl implements ControlServer.Session {
@@ -44,10 +45,13 @@ public final class RnicControl implements ControlServer.Session {
     private final Map<Integer, Boolean> startupManual = new HashMap<>();
     private final Map<Integer, ProtectionDomain> pds = new HashMap<>();
     private final Set<Integer> mrs = new LinkedHashSet<>();
+    private final ControlLedger ledger;
 
     public RnicControl(Rnic rnic, String version) {
         this.rnic = rnic;
         this.version = version;
+        this.ledger = rnic.controlLedger;
+        ledger.join(this);
         this.startup = new HashMap<>();
         for (RnicListener l : rnic.listeners()) {
             startup.put(l.id(), l.settings());
@@ -163,8 +167,13 @@ public final class RnicControl implements ControlServer.Session {
         ConnectionSettings s = settings(r, ConnectionSettings.defaults(rnic));
         for (RnicListener l : rnic.listeners()) {
             if (port != 0 && l.port() == port) {
+                Object owner = ledger.listenerOwner(l.id());
+                if (owner != null && owner != this) {
+                    throw new DutException("state", "port " + port + " is another session's listener");
+                }
                 l.manual(accept.equals("manual"));
                 l.settings(s);
+                ledger.ownListener(l.id(), this);
                 return listenerInfo(l);
             }
         }
@@ -172,7 +181,9 @@ public final class RnicControl implements ControlServer.Session {
             throw new DutException("resource-limit", "the DUT has " + MAX_LISTENERS + " listeners already");
         }
         try {
-            return listenerInfo(rnic.listen(new InetSocketAddress(host, port), accept.equals("manual"), s));
+            RnicListener l = rnic.listen(new InetSocketAddress(host, port), accept.equals("manual"), s);
+            ledger.ownListener(l.id(), this);
+            return listenerInfo(l);
         } catch (IOException e) {
             throw new DutException("failed", "cannot listen on " + host + ":" + port + ": " + e.getMessage());
         }
@@ -196,7 +207,9 @@ public final class RnicControl implements ControlServer.Session {
         int port = Values.required(r, "port", 1, 65535);
         int timeout = Values.integer(r, "timeout_ms", 5000, 1, MAX_TIMEOUT_MS);
         ConnectionSettings s = settings(r, ConnectionSettings.defaults(rnic));
-        return qpInfo(rnic.connect(new InetSocketAddress(host, port), s, timeout));
+        QueuePair qp = rnic.connect(new InetSocketAddress(host, port), s, timeout);
+        ledger.ownQp(qp.qpn(), this);
+        return qpInfo(qp);
     }
 
     private ObjectNode register(JsonNode r) throws DutException {
@@ -306,7 +319,9 @@ public final class RnicControl implements ControlServer.Session {
         int timeout = Values.integer(r, "timeout_ms", 0, 0, MAX_TIMEOUT_MS);
         ObjectNode o = JSON.createObjectNode();
         ArrayNode out = o.putArray("completions");
-        for (WorkCompletion wc : rnic.completions().poll(qp, max, min, timeout)) {
+        List<WorkCompletion> wcs = qp >= 0 || ledger.alone(this) ? rnic.completions().poll(qp, max, min, timeout)
+                : rnic.completions().poll(this::mine, max, min, timeout);
+        for (WorkCompletion wc : wcs) {
             ObjectNode c = out.addObject();
             c.put("wr_id", wc.wrId());
             c.put("qp", wc.qp());
@@ -327,7 +342,9 @@ public final class RnicControl implements ControlServer.Session {
         int timeout = Values.integer(r, "timeout_ms", 0, 0, MAX_TIMEOUT_MS);
         ObjectNode o = JSON.createObjectNode();
         ArrayNode out = o.putArray("events");
-        for (AsyncEvent e : rnic.events().poll(max, timeout)) {
+        List<AsyncEvent> evs = ledger.alone(this) ? rnic.events().poll(max, timeout)
+                : rnic.events().poll(this::mine, max, timeout);
+        for (AsyncEvent e : evs) {
             ObjectNode n = out.addObject();
             n.put("type", e.type().wireName());
             if (e.qp() >= 0) n.put("qp", e.qp());
@@ -472,7 +489,21 @@ public final class RnicControl implements ControlServer.Session {
         return a.getAddress().getHostAddress() + ":" + a.getPort();
     }
 
+    /** Whether queue pair {@code qpn} is this session's (one destroyed is nobody's). */
+    private boolean mine(int qpn) {
+        try {
+            return ledger.owns(this, rnic.qp(qpn));
+        } catch (RnicException gone) {
+            return false;
+        }
+    }
+
     private void reset() {
+        if (!ledger.alone(this)) {
+            resetOwn();
+            return;
+        }
+        ledger.forget(this);
         rnic.reset(startup.keySet());
         for (Map.Entry<Integer, ConnectionSettings> e : startup.entrySet()) {
             try {
@@ -486,9 +517,43 @@ public final class RnicControl implements ControlServer.Session {
         pds.keySet().retainAll(Set.of(0));
     }
 
+    /** The reset of a session served alongside others: only its listeners, queue pairs and regions. */
+    private void resetOwn() {
+        Set<Integer> listeners = ledger.listenersOf(this);
+        Set<Integer> destroyed = new HashSet<>();
+        for (QueuePair qp : rnic.qps()) {
+            if (ledger.owns(this, qp)) {
+                rnic.destroy(qp);
+                destroyed.add(qp.qpn());
+            }
+        }
+        for (RnicListener l : rnic.listeners()) {
+            if (!listeners.contains(l.id())) continue;
+            if (startup.containsKey(l.id())) {
+                l.forgetPending();
+                l.settings(startup.get(l.id()));
+                l.manual(startupManual.get(l.id()));
+            } else {
+                rnic.closeListener(l);
+            }
+        }
+        for (int id : mrs) {
+            try {
+                rnic.deregister(rnic.memory().byId(id));
+            } catch (RnicException gone) {
+                // deregistered already
+            }
+        }
+        rnic.events().drop(destroyed::contains);
+        ledger.forget(this);
+        mrs.clear();
+        pds.keySet().retainAll(Set.of(0));
+    }
+
     @Override
     public void close() {
         reset();
+        ledger.leave(this);
     }
 
     /** Ids of what the session still holds (for tests). */
