@@ -3,9 +3,11 @@
 # run itself could not be made.
 
 RDDP="$REPO_ROOT/rddp"
-# siw answers from an emulated CPU: every wait of the tester is stretched, and rping -s needs a moment to listen
-# again after each connection (the restart loop of `lab rping start`).
-CONFORM_SCALE="${RDDP_LAB_TIMEOUT_SCALE:-3}"
+# siw answers from an emulated CPU: the tester derives its waits from the round trips it measures at the start of
+# each profile (RDDP_LAB_TIMEOUT_SCALE=3 instead stretches the defaults three times, as the lab did before), and
+# rping -s needs a moment to listen again after each connection (the restart loop of `lab rping start`).
+CONFORM_SCALE="${RDDP_LAB_TIMEOUT_SCALE:-derived}"
+scale_args() { [ "$CONFORM_SCALE" = derived ] || echo "--timeout-scale $CONFORM_SCALE"; }
 RPING_RESTART_MS="${RDDP_LAB_RPING_RESTART_MS:-2000}"
 
 # rping -s serves one connection and exits: the loop restarts it for the next one.
@@ -92,7 +94,7 @@ conform_profile() {
       start_dut rping
       # rping -s sometimes stops answering MPA after a fault (see lab README): the suite restarts the loop
       "$RDDP" conform --profile rping --target "127.0.0.1:$IWARP_PORT" --caps crc --restart-ms "$RPING_RESTART_MS" \
-        --timeout-scale "$CONFORM_SCALE" --report "$report" \
+        $(scale_args) --report "$report" \
         --on-dead "'$LAB_DIR/lab' revive rping" "${args[@]}" "$@" ;;
     agent)
       start_dut agent
@@ -100,7 +102,7 @@ conform_profile() {
       "$RDDP" conform --profile agent --control "127.0.0.1:$AGENT_PORT" --control-token-file "$AGENT_TOKEN" \
         --target "127.0.0.1:$IWARP_PORT" \
         --dut-port 7777 --tester-listen 127.0.0.1:7174 --tester-address "$HOST_FROM_GUEST:7174" \
-        --timeout-scale "$CONFORM_SCALE" --report "$report" \
+        $(scale_args) --report "$report" \
         --on-dead "'$LAB_DIR/lab' revive agent" "${args[@]}" "$@" ;;
     rping-client)
       # siw's rping -c may only start once the tester listens: siw 6.1 oopses when a connection it initiated is
@@ -108,7 +110,7 @@ conform_profile() {
       labcmd stop rping >/dev/null 2>&1 || true
       labcmd stop agent >/dev/null 2>&1 || true
       "$RDDP" conform --profile rping-client --tester-listen 127.0.0.1:7174 --caps crc \
-        --timeout-scale "$CONFORM_SCALE" --report "$report" \
+        $(scale_args) --report "$report" \
         --on-dead "'$LAB_DIR/lab' revive rping-client" \
         "${args[@]}" "$@" &
       local pid=$! i rc
@@ -136,9 +138,10 @@ publish_captures() {
   RDDP_LAB_GUEST_KERNEL=$(sed -n 's/^kernel=//p' "$STATE/boot") python3 "$LAB_DIR/lib/golden.py" "$RDDP" "$report" "$dest"
 }
 
-# ci_only PROFILE: the --only list of ci.list for PROFILE (comma separated), or nothing.
+# ci_only PROFILE: the --only list of ci.list for PROFILE on the running kernel (comma separated), or nothing.
 ci_only() {
-  awk -v p="$1" '$1 == p { for (i = 2; i <= NF; i++) if ($i !~ /^#/) printf "%s%s", (n++ ? "," : ""), $i; else break }' \
+  awk -v p="$1" -v k="$(running_series)" '$1 == p || $1 == p "@" k {
+      for (i = 2; i <= NF; i++) if ($i !~ /^#/) printf "%s%s", (n++ ? "," : ""), $i; else break }' \
     "$LAB_DIR/ci.list"
 }
 
@@ -180,7 +183,7 @@ lab_conform() {
     fi
     if [ $ci = yes ]; then
       only=(--only "$(ci_only "$p")")
-      [ -n "${only[1]}" ] || { say "conform: ci.list names no scenario of profile $p"; continue; }
+      [ -n "${only[1]}" ] || { say "conform: ci.list names no scenario of profile $p on kernel $(running_series)"; continue; }
     fi
     set +e
     conform_profile "$p" "$report/$p" "$mode" "${only[@]}" "${extra[@]}"
