@@ -42,19 +42,20 @@ class Client:
         self.rfile = self.sock.makefile("rb")
         self.n = 0
 
-    def hello(self, client="smoke_test", secret=None):
+    def hello(self, client="smoke_test", secret=None, join=None):
         """hello of version 2: the challenge answered with the token (when the agent asks); the answer, or the
-        error answer. The agent's own proof is checked."""
+        error answer. The agent's own proof is checked. join: a holder's ticket, in both hellos (a companion)."""
         secret = secret if secret is not None else self.secret
         cn = os.urandom(32)
-        r = self.call("hello", version=2, client=client, client_nonce=cn.hex())
+        extra = {"join": join} if join is not None else {}
+        r = self.call("hello", version=2, client=client, client_nonce=cn.hex(), **extra)
         if not r.get("ok") or "challenge" not in r:
             return r
         if secret is None:
             return {"ok": False, "error": {"code": "unauthorized", "message": "the agent needs a token"}}
         sn = bytes.fromhex(r["challenge"])
         r = self.call("hello", version=2, client=client, client_nonce=cn.hex(),
-                      proof=mac(secret, sn, cn, CLIENT_LABEL).hex())
+                      proof=mac(secret, sn, cn, CLIENT_LABEL).hex(), **extra)
         if r.get("ok") and not hmac.compare_digest(mac(secret, sn, cn, SERVER_LABEL),
                                                    bytes.fromhex(r.get("server_proof", ""))):
             raise SystemExit(f"{self.name}: the agent did not prove it has the token")
@@ -80,10 +81,12 @@ class Client:
         return round(time.monotonic() - t0, 2)
 
     def close(self):
-        try:
-            self.sock.close()
-        except OSError:
-            pass
+        """Closes the connection for real (the agent sees it end: the reader made by makefile holds the socket too)."""
+        for f in (lambda: self.sock.shutdown(socket.SHUT_RDWR), self.rfile.close, self.sock.close):
+            try:
+                f()
+            except OSError:
+                pass
 
     def call(self, op, **fields):
         self.n += 1
