@@ -8,7 +8,10 @@ the device does), manual accept with private data both ways, a reject, an orderl
 channel's guards (docs/dut-control.md version 2, docs/security.md): an unauthenticated client gets nothing but hello, a
 wrong token is refused, a silent client is closed at the hello timeout without keeping anyone out, a second client
 is refused while a session is busy, deep nesting is refused, requests beyond the memory cap give resource-limit,
-and a client gets in right after bye.
+and a client gets in right after bye. And companion sessions (when the agent serves more than one, caps.sessions): a
+companion joins with the holder's ticket, a wrong ticket and one session too many are refused, each session's poll
+and events take only its own QPs', a listener of another session's port is refused, a companion's reset destroys
+only what it made, and the holder's end ends its companions and what they made.
 
 usage: smoke_test.py --a HOST:PORT --b HOST:PORT --host IP_OF_A [--port 7777] [--token-file F] [--json FILE]
 (--token-file: the agents' --token-file, the same for both). Must-pass checks count in the closing
@@ -42,19 +45,20 @@ class Client:
         self.rfile = self.sock.makefile("rb")
         self.n = 0
 
-    def hello(self, client="smoke_test", secret=None):
+    def hello(self, client="smoke_test", secret=None, join=None):
         """hello of version 2: the challenge answered with the token (when the agent asks); the answer, or the
-        error answer. The agent's own proof is checked."""
+        error answer. The agent's own proof is checked. join: a holder's ticket, in both hellos (a companion)."""
         secret = secret if secret is not None else self.secret
         cn = os.urandom(32)
-        r = self.call("hello", version=2, client=client, client_nonce=cn.hex())
+        extra = {"join": join} if join is not None else {}
+        r = self.call("hello", version=2, client=client, client_nonce=cn.hex(), **extra)
         if not r.get("ok") or "challenge" not in r:
             return r
         if secret is None:
             return {"ok": False, "error": {"code": "unauthorized", "message": "the agent needs a token"}}
         sn = bytes.fromhex(r["challenge"])
         r = self.call("hello", version=2, client=client, client_nonce=cn.hex(),
-                      proof=mac(secret, sn, cn, CLIENT_LABEL).hex())
+                      proof=mac(secret, sn, cn, CLIENT_LABEL).hex(), **extra)
         if r.get("ok") and not hmac.compare_digest(mac(secret, sn, cn, SERVER_LABEL),
                                                    bytes.fromhex(r.get("server_proof", ""))):
             raise SystemExit(f"{self.name}: the agent did not prove it has the token")
@@ -80,10 +84,12 @@ class Client:
         return round(time.monotonic() - t0, 2)
 
     def close(self):
-        try:
-            self.sock.close()
-        except OSError:
-            pass
+        """Closes the connection for real (the agent sees it end: the reader made by makefile holds the socket too)."""
+        for f in (lambda: self.sock.shutdown(socket.SHUT_RDWR), self.rfile.close, self.sock.close):
+            try:
+                f()
+            except OSError:
+                pass
 
     def call(self, op, **fields):
         self.n += 1
@@ -196,6 +202,108 @@ def guards(r, args, secret, a, ha):
     a.ok("reset")
 
 
+def companions(r, args, secret, a, b, ha):
+    """Companion sessions of agent A beside its holder a (docs/dut-control.md, Sessions); B connects to them."""
+    print("companion sessions")
+    n = ha["caps"].get("sessions", 1)
+    ticket = ha.get("ticket")
+    r.observe("caps.sessions", n)
+    if n < 2 or not ticket:
+        r.check("one session at a time: no ticket", n == 1 and ticket is None, (n, ticket))
+        return
+    r.check("the holder's hello answer has a ticket", isinstance(ticket, str) and len(ticket) >= 32, ticket)
+    bad = Client("J?", args.a, secret)
+    got = bad.hello(join="00" + ticket[2:])
+    r.check("a wrong ticket is refused with state and the connection closed",
+            code(got) == "state" and bad.closed_within(3) is not None, got)
+    bad.close()
+    c = Client("C", args.a, secret)
+    hc = c.hello(join=ticket)
+    r.check("a companion joins with the holder's ticket", hc.get("ok") and "ticket" not in hc and
+            hc.get("caps", {}).get("sessions") == n, hc.get("error") or hc.get("ticket"))
+    if not hc.get("ok"):
+        c.close()
+        return
+    port = args.port + 1
+    hm = a.ok("register", length=64, access=["local_write"], fill="a5")
+    lst = c.ok("listen", port=port, host="0.0.0.0", recv={"count": 8, "length": 256}, ird=4, ord=4)
+    theirs = a.call("listen", port=port, host="0.0.0.0")
+    r.check("the holder's listen on the companion's port is refused with state", code(theirs) == "state", theirs)
+    cb = b.call("connect", host=args.host, port=port, timeout_ms=10000, recv={"count": 8, "length": 256}, ird=4, ord=4)
+    r.check("B connects to the companion's listener", cb.get("ok"), cb)
+    qc = None
+    if cb.get("ok"):
+        cc = c.ok("accept", listener=lst["listener"], timeout_ms=5000)
+        qc, qb = cc["qp"], cb["qp"]
+        b.ok("post_send", qp=qb, opcode="send", data="636f6d70")
+        drain(b, qb)
+        stolen = a.ok("poll", max=32, min=1, timeout_ms=1000)["completions"]
+        r.check("the holder's poll without qp does not take the companion's completion",
+                not any(x.get("qp") == qc for x in stolen), stolen)
+        got = drain(c, None)
+        r.check("the companion's poll without qp takes it",
+                any(x.get("qp") == qc and x.get("data") == "636f6d70" for x in got), got)
+        ea, ec = events(a, 300), events(c, 500)
+        r.check("the holder's events have none of the companion's QP", not any(ev.get("qp") == qc for ev in ea), ea)
+        r.check("the companion's events have its QP's", any(ev.get("qp") == qc for ev in ec), ec)
+    cm = c.ok("register", length=64, access=["local_write"], fill="5a")
+    c.ok("reset")
+    r.check("the companion's reset destroys its QP and region",
+            (qc is None or code(a.call("qp", qp=qc)) == "not-found") and
+            code(a.call("read_mem", mr=cm["mr"], length=1)) == "not-found")
+    r.check("and leaves the holder's region", a.ok("read_mem", mr=hm["mr"], length=2)["data"] == "a5a5")
+    mine = a.call("listen", port=port, host="0.0.0.0")
+    r.check("and frees its port: the holder listens there now", mine.get("ok"), mine)
+    # up to caps.sessions in all, then one more is refused
+    more = []
+    for i in range(n - 2):
+        x = Client(f"C{i}", args.a, secret)
+        more.append((x, x.hello(join=ticket)))
+    extra = Client("C+", args.a, secret)
+    got = extra.hello(join=ticket)
+    r.check(f"{n - 1} companions join, one more is refused with state",
+            all(h.get("ok") for _, h in more) and code(got) == "state", (got, [h.get("error") for _, h in more]))
+    extra.close()
+    for x, h in more:
+        if h.get("ok"):
+            x.call("bye")
+        x.close()
+    c.ok("bye")
+    c.close()
+    a.ok("reset")
+    b.ok("reset")
+
+
+def holder_end(r, args, secret):
+    """The holder goes away (no bye): its companions end with it, and what they made is destroyed."""
+    print("companion sessions: the holder's end")
+    h = Client("H", args.a, secret)
+    hh = h.hello()
+    if not hh.get("ok") or not hh.get("ticket"):
+        r.observe("holder's end not tested", hh.get("error") or "no ticket (one session at a time)")
+        h.close()
+        return
+    c = Client("HC", args.a, secret)
+    if not c.hello(join=hh["ticket"]).get("ok"):
+        r.check("a companion joins", False)
+        return
+    port = args.port + 2
+    c.ok("listen", port=port, host="0.0.0.0", recv={"count": 2, "length": 64})
+    cm = c.ok("register", length=64, access=["local_write"])
+    h.close()
+    r.check("the holder's end closes its companion's connection", c.closed_within(10) is not None)
+    c.close()
+    n = Client("N", args.a, secret)
+    hn = n.hello()
+    r.check("the next tester gets in", hn.get("ok"), hn)
+    if hn.get("ok"):
+        r.check("and finds nothing of the companion's: its region is gone and its port free",
+                code(n.call("read_mem", mr=cm["mr"], length=1)) == "not-found" and
+                n.call("listen", port=port, host="0.0.0.0").get("ok"))
+        n.call("bye")
+    n.close()
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--a", required=True)
@@ -225,6 +333,7 @@ def main():
     r.check("a wrong version is refused", a.call("hello", version=99).get("error", {}).get("code") == "not-supported")
     r.check("unknown ops give unknown-op", a.call("frobnicate").get("error", {}).get("code") == "unknown-op")
     guards(r, args, secret, a, ha)
+    companions(r, args, secret, a, b, ha)
 
     print("connection 1: auto accept")
     lst, cb = connect_pair(a, b, args.host, args.port, r)
@@ -406,6 +515,7 @@ def main():
                 "not-found")
         again.call("bye")
     again.close()
+    holder_end(r, args, secret)
     r.observe("seconds", round(time.monotonic() - t0, 1))
     if args.json:
         with open(args.json, "w") as f:
