@@ -29,15 +29,18 @@ HOST_FROM_GUEST=10.0.2.100   # guestfwd address: guest connections to it reach 1
 #   agent    the DUT agent's control port (agent, docs/dut-control.md)
 #   agent2   a second agent (lab agent-smoke runs two)
 #   iwarp    the DUT's iWARP listener: `lab rping start` or the agent's listen on guest port 7777
-#   iwarp2/3 more agent listeners (guest 7778, 7779)
+#   iwarp2-4 more agent listeners (guest 7778-7780): with iwarp, the lanes of `lab conform --jobs` (up to 4)
 #   perftest perftest servers with -R (rdma_cm) on their default port 18515
 CMD_PORT="${RDDP_LAB_CMD_PORT:-7170}"
 AGENT_PORT="${RDDP_LAB_AGENT_PORT:-7175}"
 IWARP_PORT="${RDDP_LAB_IWARP_PORT:-7177}"
-HOSTFWD="${RDDP_LAB_HOSTFWD:-cmd=$CMD_PORT:7100 agent=$AGENT_PORT:7175 agent2=7176:7176 iwarp=$IWARP_PORT:7777 iwarp2=7178:7778 iwarp3=7179:7779 perftest=7185:18515}"
+HOSTFWD="${RDDP_LAB_HOSTFWD:-cmd=$CMD_PORT:7100 agent=$AGENT_PORT:7175 agent2=7176:7176 iwarp=$IWARP_PORT:7777 iwarp2=7178:7778 iwarp3=7179:7779 iwarp4=7180:7780 perftest=7185:18515}"
 # Guest 10.0.2.100:GUESTPORT -> host 127.0.0.1:HOSTPORT, as NAME=GUESTPORT:HOSTPORT (guestfwd through socat, one
-# socat per connection). tester: the host's iWARP listener (rddp peer / rddp conform) for DUT-active tests.
-GUESTFWD="${RDDP_LAB_GUESTFWD:-tester=7174:7174 tester2=7777:7187 perftest=18515:7186}"
+# socat per connection). tester: the host's iWARP listener (rddp peer / rddp conform) for DUT-active tests; lane0-3:
+# the tester's listeners of `lab conform --jobs` (7175 onwards is taken by the agent's control port).
+GUESTFWD="${RDDP_LAB_GUESTFWD:-tester=7174:7174 tester2=7777:7187 perftest=18515:7186 lane0=7190:7190 lane1=7191:7191 lane2=7192:7192 lane3=7193:7193}"
+# Concurrent scenarios of the agent profile (`lab conform --jobs N`, at most 4 lanes of forwarded ports).
+MAX_LANES=4
 
 # A running lab keeps the ports and the kernel it was started with (written by `up`): later commands find it, and
 # a reboot boots it again, whatever their environment says.

@@ -15,6 +15,16 @@ start_rping() {
   labcmd spawn rping -- "while :; do rping -s -a $GUEST_IP -p 7777 $*; sleep 0.2; done"
 }
 
+# rping_ready SECONDS: waits until the restart loop's rping -s is a fresh one that listens on guest port 7777 and no
+# socket of the connection before it is left (a connection made earlier lands in the old listener's backlog, where
+# nobody answers it); exit 1 if that does not happen in time. What `rddp conform --ready-cmd` asks between scenarios.
+rping_ready() {
+  labcmd exec --timeout "$(($1 + 5))" -- "i=0; while :; do
+      n=\$(ps | grep -cE 'root +rping -s'); t=\$(awk '\$2 ~ /:1E61\$/' /proc/net/tcp)
+      [ \"\$n\" = 1 ] && echo \"\$t\" | grep -q ' 0A ' && [ \$(echo \"\$t\" | grep -c .) = 1 ] && exit 0
+      i=\$((i+1)); [ \$i -gt $(($1 * 20)) ] && exit 1; sleep 0.05; done" >/dev/null 2>&1
+}
+
 # The first line of a guest kernel Oops, or nothing. siw 6.1 has NULL dereferences reachable from the wire (see the
 # README's compatibility matrix); after one, the CM workqueue is dead and only a reboot brings iWARP back.
 guest_oops() {
@@ -94,14 +104,18 @@ conform_profile() {
       start_dut rping
       # rping -s sometimes stops answering MPA after a fault (see lab README): the suite restarts the loop
       "$RDDP" conform --profile rping --target "127.0.0.1:$IWARP_PORT" --caps crc --restart-ms "$RPING_RESTART_MS" \
+        --ready-cmd "'$LAB_DIR/lab' rping ready" \
         $(scale_args) --report "$report" \
         --on-dead "'$LAB_DIR/lab' revive rping" "${args[@]}" "$@" ;;
     agent)
       start_dut agent
-      # DUT-active scenarios: siw connects to 10.0.2.100:7174, which the guestfwd carries to the tester on the host
+      # DUT-active scenarios: siw connects to 10.0.2.100:7174, which the guestfwd carries to the tester on the host;
+      # with lanes (--jobs N), lane k listens on guest 7777+k (host 7177+k) and the tester on host 7190+k
+      local lanes=(--tester-listen 127.0.0.1:7174 --tester-address "$HOST_FROM_GUEST:7174")
+      [ "$JOBS" -gt 1 ] && lanes=(--jobs "$JOBS" --forwarded-ports --tester-listen 127.0.0.1:7190
+                                  --tester-address "$HOST_FROM_GUEST:7190")
       "$RDDP" conform --profile agent --control "127.0.0.1:$AGENT_PORT" --control-token-file "$AGENT_TOKEN" \
-        --target "127.0.0.1:$IWARP_PORT" \
-        --dut-port 7777 --tester-listen 127.0.0.1:7174 --tester-address "$HOST_FROM_GUEST:7174" \
+        --target "127.0.0.1:$IWARP_PORT" --dut-port 7777 "${lanes[@]}" \
         $(scale_args) --report "$report" \
         --on-dead "'$LAB_DIR/lab' revive agent" "${args[@]}" "$@" ;;
     rping-client)
@@ -147,18 +161,27 @@ ci_only() {
 
 lab_conform() {
   local profiles=() report="$STATE/conform" mode=check publish=no extra=() ci=no
+  JOBS=1
   while [ $# -gt 0 ]; do
     case "$1" in
       --profile) profiles+=("$2"); shift 2 ;;
+      --jobs) JOBS=$2; shift 2 ;;
       --ci) ci=yes; shift ;;
       --report) report=$2; shift 2 ;;
       --write-baseline) mode=write; shift ;;
       --no-baseline) mode=none; shift ;;
       --publish-captures) publish=yes; shift ;;
       --) shift; extra=("$@"); break ;;
-      *) die "usage: lab conform [--profile agent|rping|rping-client]... [--ci] [--report DIR] [--write-baseline|--no-baseline] [--publish-captures] [-- rddp conform args]" 2 ;;
+      *) die "usage: lab conform [--profile agent|rping|rping-client]... [--ci] [--jobs N] [--report DIR] [--write-baseline|--no-baseline] [--publish-captures] [-- rddp conform args]" 2 ;;
     esac
   done
+  [[ "$JOBS" =~ ^[1-9][0-9]*$ ]] && [ "$JOBS" -le "$MAX_LANES" ] \
+    || die "conform: --jobs is 1 to $MAX_LANES (the lab forwards $MAX_LANES lanes of ports)" 2
+  if [ "$JOBS" -gt 1 ] && { [ $mode = write ] || [ $publish = yes ]; }; then
+    # baselines and published captures are recorded one scenario at a time: the captures keep the tester on port
+    # 7174, and siw's kernel log lines are tied to the one connection open
+    die "conform: --write-baseline and --publish-captures record one scenario at a time (no --jobs)" 2
+  fi
   [ ${#profiles[@]} -gt 0 ] || profiles=(rping rping-client agent)
   if [ $publish = yes ] && [ "$(running_series)" = custom ]; then
     die "conform: --publish-captures publishes the Debian kernels' runs (6.1, 6.12), not a kernel of your own" 2

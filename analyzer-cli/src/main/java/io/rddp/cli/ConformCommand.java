@@ -8,6 +8,7 @@ import io.rddp.conformance.Gate;
 import io.rddp.conformance.Report;
 import io.rddp.conformance.Result;
 import io.rddp.conformance.RpingClientDut;
+import io.rddp.conformance.Readiness;
 import io.rddp.conformance.RpingDut;
 import io.rddp.conformance.Runner;
 import io.rddp.conformance.Scenario;
@@ -162,6 +163,11 @@ final class ConformCommand implements Callable<Integer> {
     @Option(names = "--restart-ms", paramLabel = "MS", description = "rping profile: how long rping -s needs to listen"
             + " again after a connection (default ${DEFAULT-VALUE}; a restart loop in a VM needs about 1500).")
     int restartMs = 0;
+
+    @Option(names = "--ready-cmd", paramLabel = "COMMAND", description = "rping profile: a shell command that exits 0"
+            + " once rping -s listens again after a connection; the tester waits for it (at most the connect wait)"
+            + " instead of --restart-ms, which stays the pacing when it fails.")
+    String readyCmd;
 
     @Override
     public Integer call() throws Exception {
@@ -400,6 +406,7 @@ final class ConformCommand implements Callable<Integer> {
         if (retries > 0) m.put("retries", Integer.toString(retries));
         m.put("record-cap", recordCapMib + " MiB");
         if (onDead != null) m.put("on-dead", onDead);
+        if (readyCmd != null) m.put("ready-cmd", readyCmd);
         return m;
     }
 
@@ -522,7 +529,8 @@ final class ConformCommand implements Callable<Integer> {
                 // until the DUT times it out; the first scenario's connection finds out whether the DUT is there
                 Set<String> cs = new HashSet<>(Set.of("mpa-rev2"));
                 for (String k : caps) cs.add(k.trim());
-                return new RpingDut(dutAddr, cs, restartMs);
+                return new RpingDut(dutAddr, cs, restartMs,
+                        readyCmd == null ? Readiness.NONE : new ShellReadiness(readyCmd));
             }
             default -> {
                 err.println("rddp: --profile must be agent, rping or rping-client, got '" + profile + "'");

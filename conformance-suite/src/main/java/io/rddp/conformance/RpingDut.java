@@ -43,21 +43,25 @@ public final class RpingDut implements Dut {
     private final InetSocketAddress target;
     private final Set<String> caps;
     private final int restartMs;
+    private final Readiness ready;
     private long lastConnect = -1;
 
     /** @param caps what the DUT is known to support, beyond rping's MPA rev 2 (e.g. crc, markers) */
     public RpingDut(InetSocketAddress target, Set<String> caps) {
-        this(target, caps, 0);
+        this(target, caps, 0, Readiness.NONE);
     }
 
     /**
      * @param restartMs how long rping -s needs to listen again after a connection (a loop restarting it in an
-     *                  emulated VM needs about a second); the tester waits that long between connections
+     *                  emulated VM needs about a second); the tester waits that long between connections, unless
+     * @param ready     says earlier that rping -s listens again (the lab asks the guest); {@link Readiness#NONE}:
+     *                  only {@code restartMs}
      */
-    public RpingDut(InetSocketAddress target, Set<String> caps, int restartMs) {
+    public RpingDut(InetSocketAddress target, Set<String> caps, int restartMs, Readiness ready) {
         this.target = target;
         this.caps = Set.copyOf(caps);
         this.restartMs = restartMs;
+        this.ready = ready;
     }
 
     @Override
@@ -116,9 +120,10 @@ public final class RpingDut implements Dut {
      * up after {@link #SETTLE_MS} reached a listening rping; others are retried, a bounded number of times.
      */
     private ScriptedConnection connect(Recorder recorder, Timeouts t) throws Exception {
-        if (lastConnect > 0) {
+        if (lastConnect > 0 && !ready.await(t.connect())) {
             long wait = restartMs - (System.nanoTime() - lastConnect) / 1_000_000L;
-            // pacing, not a wait for an answer: rping -s gives no sign that it listens again but a connection
+            // pacing, not a wait for an answer: without a readiness probe rping -s gives no sign that it listens
+            // again but a connection
             if (wait > 0) Thread.sleep(wait);
         }
         lastConnect = System.nanoTime();
