@@ -112,8 +112,10 @@ public final class CaptureSession implements Closeable {
         clock.scheduleWithFixedDelay(() -> publish(published), publishMillis, publishMillis,
                 java.util.concurrent.TimeUnit.MILLISECONDS);
         try {
+            // two threads, as `rddp analyze` runs: TCP, MPA framing and CRCs on one, the layers above, the sink
+            // model and this observer on the other (a live or compressed capture stays on one: DecodePipeline)
             a = new Analyzer(AnalysisLimits.defaults(), StagRegistry.empty(), UlpProfile.NONE).observe(loader)
-                    .run(reader, () -> { });
+                    .threads(2).run(reader, () -> { });
         } catch (UncheckedIOException e) {
             throw e.getCause();
         } finally {
@@ -261,7 +263,7 @@ public final class CaptureSession implements Closeable {
                 info.setLength(0);
                 PduSummary.info(pdu, info);
                 RpcRdmaFields.info(message, move, info);
-                FieldSink rec = store.begin(protocol, info.toString(), pdu.source().toString(),
+                FieldSink rec = store.begin(protocol, info, pdu.source().toString(),
                         pdu.destination().toString(), FieldSpans.bytes(pdu, BYTES_KEPT));
                 PduFields.describe(pdu, rec);
                 RpcRdmaFields.describe(message, move, rec);
