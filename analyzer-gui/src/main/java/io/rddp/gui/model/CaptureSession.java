@@ -67,7 +67,8 @@ public final class CaptureSession implements Closeable {
     /** Frames of warnings and errors (info findings, e.g. an STag nothing registered, do not paint pictures red). */
     private final TreeSet<Long> violationFrames = new TreeSet<>();
     private final Map<Integer, StreamStats> streams = new TreeMap<>();
-    private final Map<Integer, List<LadderEvent>> ladder = new TreeMap<>();
+    /** The ladder's arrows per stream, as numbers: labels are made for the stream on show only. */
+    private final Map<Integer, LadderColumns> ladder = new TreeMap<>();
     /** Terminate arrow labels whose PDU came before the delivery that makes the arrow (stream@frame). */
     private final Map<String, String> terminateLabels = new HashMap<>();
     private final Map<Integer, Deque<Integer>> pendingRequests = new HashMap<>(); // stream*2+dir -> event indexes
@@ -184,13 +185,11 @@ public final class CaptureSession implements Closeable {
 
     /** The arrows of one stream, in order, with their violation marks as known now. */
     public synchronized List<LadderEvent> ladder(int stream) {
-        List<LadderEvent> events = ladder.get(stream);
+        LadderColumns events = ladder.get(stream);
         if (events == null) return List.of();
         List<LadderEvent> out = new ArrayList<>(events.size());
-        for (LadderEvent e : events) {
-            boolean v = hasViolation(e.firstFrame(), e.lastFrame());
-            out.add(v == e.violation() ? e : new LadderEvent(e.serverToClient(), e.firstFrame(), e.lastFrame(),
-                    e.label(), e.kind(), e.answers(), v));
+        for (int i = 0; i < events.size(); i++) {
+            out.add(events.get(i, hasViolation(events.firstFrame(i), events.lastFrame(i))));
         }
         return out;
     }
@@ -294,9 +293,11 @@ public final class CaptureSession implements Closeable {
                     if (start.kind() == MpaStartFrame.Kind.REQUEST) st.request = start;
                     else st.reply = start;
                 }
-                String kind = start.kind() == MpaStartFrame.Kind.REQUEST ? "MPA Request" : "MPA Reply";
-                event(stream, new LadderEvent(s2c, pdu.frame(), pdu.frame(), kind + " rev " + start.revision()
-                        + (start.reject() ? " REJECT" : ""), kind, -1, false));
+                LadderColumns events = events(stream);
+                if (events != null) {
+                    events.addStartFrame(s2c, start.kind() == MpaStartFrame.Kind.REQUEST, start.revision(),
+                            start.reject(), pdu.frame());
+                }
                 return;
             }
             if (pdu.rdmap() == null) return;
@@ -319,28 +320,24 @@ public final class CaptureSession implements Closeable {
                 if (st != null) st.add(d);
                 Opcode op = d.kind();
                 boolean s2c = d.direction() == Direction.SERVER_TO_CLIENT;
-                String kind = op == null ? "Reserved " + d.opcode() : op.shortName();
-                StringBuilder label = new StringBuilder(kind);
-                if (!d.tagged()) label.append(" MSN ").append(d.msn());
-                else label.append(" STag 0x").append(Long.toHexString(d.stag()));
-                label.append(", ").append(d.length()).append(" B");
                 long answers = -1;
                 int key = d.stream() * 2 + (s2c ? 1 : 0);
                 if (op == Opcode.RDMA_READ_RESPONSE || op == Opcode.ATOMIC_RESPONSE) {
                     // responses come back in the order of their requests (RFC 5040 §5.2.1, RFC 7306 §5.2.2)
                     Deque<Integer> q = pendingRequests.get(d.stream() * 2 + (s2c ? 0 : 1));
-                    List<LadderEvent> events = ladder.get(d.stream());
+                    LadderColumns events = ladder.get(d.stream());
                     if (q != null && !q.isEmpty() && events != null) {
                         int i = q.poll();
-                        if (i < events.size()) answers = events.get(i).firstFrame();
+                        if (i < events.size()) answers = events.firstFrame(i);
                     }
                 }
+                LadderColumns events = events(d.stream());
+                int at = events == null ? -1 : events.addMessage(s2c, d.opcode(), d.tagged(),
+                        d.tagged() ? d.stag() : d.msn(), d.length(), d.firstFrame(), d.lastFrame(), answers);
                 if (op == Opcode.TERMINATE) {
                     String why = terminateLabels.remove(terminateKey(d.stream(), d.lastFrame()));
-                    if (why != null) label = new StringBuilder(why);
+                    if (why != null && at >= 0) events.label(at, why);
                 }
-                int at = event(d.stream(), new LadderEvent(s2c, d.firstFrame(), d.lastFrame(), label.toString(), kind,
-                        answers, false));
                 if ((op == Opcode.RDMA_READ_REQUEST || op == Opcode.ATOMIC_REQUEST) && at >= 0) {
                     pendingRequests.computeIfAbsent(key, k -> new ArrayDeque<>()).add(at);
                 }
@@ -403,13 +400,11 @@ public final class CaptureSession implements Closeable {
          * comes from the delivery, which may be recorded before or after the PDU.
          */
         private void terminate(int stream, long frame, String label) {
-            List<LadderEvent> list = ladder.get(stream);
+            LadderColumns list = ladder.get(stream);
             if (list != null) {
                 for (int i = list.size() - 1; i >= 0 && i >= list.size() - 8; i--) {
-                    LadderEvent e = list.get(i);
-                    if (e.lastFrame() == frame && e.kind().equals(Opcode.TERMINATE.shortName())) {
-                        list.set(i, new LadderEvent(e.serverToClient(), e.firstFrame(), e.lastFrame(), label, e.kind(),
-                                e.answers(), e.violation()));
+                    if (list.lastFrame(i) == frame && list.kind(i).equals(Opcode.TERMINATE.shortName())) {
+                        list.label(i, label);
                         return;
                     }
                 }
@@ -421,22 +416,22 @@ public final class CaptureSession implements Closeable {
             return stream + "@" + frame;
         }
 
-        private int event(int stream, LadderEvent e) {
-            List<LadderEvent> list = ladder.get(stream);
+        /** The stream's arrows if one more fits, else null (and the arrow is counted as dropped). */
+        private LadderColumns events(int stream) {
+            LadderColumns list = ladder.get(stream);
             if (list == null) {
                 if (ladder.size() >= MAX_PICTURE_KEYS) {
                     droppedEvents++;
-                    return -1;
+                    return null;
                 }
-                list = new ArrayList<>();
+                list = new LadderColumns();
                 ladder.put(stream, list);
             }
             if (list.size() >= MAX_EVENTS_PER_STREAM) {
                 droppedEvents++;
-                return -1;
+                return null;
             }
-            list.add(e);
-            return list.size() - 1;
+            return list;
         }
 
         private void access(Access a) {
