@@ -271,7 +271,7 @@ public final class CaptureSession implements Closeable {
                 int flags = PduIndex.flags(pdu.direction() == Direction.SERVER_TO_CLIENT, protocol, opcode);
                 int length = pdu.startFrame() != null ? pdu.startFrame().length() : pdu.fpdu().wireLength();
                 synchronized (CaptureSession.this) {
-                    List<Violation> vs = violationsByFrame.get(pdu.frame());
+                    List<Violation> vs = violationsByFrame.isEmpty() ? null : violationsByFrame.get(pdu.frame());
                     if (vs != null) flags |= violationFlags(vs);
                     index.add(pdu.frame(), pdu.relativeNanos(), pdu.stream(), flags, length, detail);
                     pdus++;

@@ -1,6 +1,7 @@
 package io.rddp.gui.model;
 
 import io.rddp.decode.FieldSink;
+import io.rddp.decode.PduFields;
 
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
@@ -32,7 +33,7 @@ import java.util.Map;
  */
 public final class DetailStore implements Closeable {
     private static final int BEGIN = 1, END = 2, BEGIN_LIST = 3, END_LIST = 4, NUMBER = 5, U64 = 6, BOOL = 7,
-            TEXT = 8, HEX = 9, END_RECORD = 0;
+            TEXT = 8, HEX = 9, TIME = 10, END_RECORD = 0;
     private static final int MAX_NAMES = 60000;
     private static final int INLINE = 0xFFFF;
     private static final String NULL = "\u0000";
@@ -190,6 +191,8 @@ public final class DetailStore implements Closeable {
                         case U64 -> sink.unsigned64(key, label, readVarLong(in));
                         case BOOL -> sink.bool(key, label, in.readBoolean());
                         case TEXT -> sink.text(key, label, in.readUTF());
+                        // the text FieldSink.time makes, made when shown rather than for every PDU loaded
+                        case TIME -> sink.text(key, label, PduFields.epochSeconds(readVarLong(in)));
                         case HEX -> {
                             byte[] b = new byte[in.readUnsignedShort()];
                             in.readFully(b);
@@ -328,6 +331,13 @@ public final class DetailStore implements Closeable {
             } catch (IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }
+        }
+
+        /** Kept as the number: {@link #replayTree} hands the sink the text {@link FieldSink#time} would have. */
+        @Override
+        public void time(String key, String label, long nanos) {
+            op(TIME, key, label);
+            recordOut.writeVarLong(nanos);
         }
 
         @Override
