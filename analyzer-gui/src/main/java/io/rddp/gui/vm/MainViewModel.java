@@ -80,6 +80,16 @@ public final class MainViewModel {
     public final ObservableList<Long> stags = FXCollections.observableArrayList();
     public final ObjectProperty<Long> stag = new SimpleObjectProperty<>();
     public final ObservableList<Access> accesses = FXCollections.observableArrayList();
+    /**
+     * Whether the ladder and the placement map are on show (the view follows its tabs; true without a view). A
+     * picture not on show is brought up to date when it is shown, not at every publication of new rows: drawing
+     * thousands of arrows into a canvas that grows each time cost the FX thread and the heap more than the loading.
+     */
+    public final BooleanProperty ladderShown = new SimpleBooleanProperty(true);
+    public final BooleanProperty placementShown = new SimpleBooleanProperty(true);
+    /** While a file loads, the pictures on show are redrawn at most this often. */
+    private static final long PICTURE_NANOS = 1_000_000_000L;
+    private long picturesAt;
     public final ObservableList<String> recentFiles = FXCollections.observableArrayList();
     public final ObservableList<LiveCapture.Device> devices = FXCollections.observableArrayList();
     public final StringProperty captureError = new SimpleStringProperty(null);
@@ -106,6 +116,8 @@ public final class MainViewModel {
         }
         ladderStream.addListener((o, a, b) -> refreshLadder());
         stag.addListener((o, a, b) -> refreshPlacement());
+        ladderShown.addListener((o, a, b) -> refreshLadder());
+        placementShown.addListener((o, a, b) -> refreshPlacement());
     }
 
     private static java.util.concurrent.ThreadFactory daemon(String name) {
@@ -298,6 +310,11 @@ public final class MainViewModel {
             rows.invalidate();
         }
         streams.setAll(s.streams());
+        // while a file loads, the pictures (and their stream and STag lists) follow once a second; at its end (busy
+        // is false by then) and in a live capture at every step
+        long now = System.nanoTime();
+        if (busy.get() && !capturing.get() && now - picturesAt < PICTURE_NANOS) return;
+        picturesAt = now;
         List<Integer> ls = s.ladderStreams();
         if (!ls.equals(ladderStreams)) ladderStreams.setAll(ls);
         if (ladderStream.get() == null && !ls.isEmpty()) ladderStream.set(ls.get(0));
@@ -309,6 +326,7 @@ public final class MainViewModel {
     }
 
     private void refreshLadder() {
+        if (!ladderShown.get()) return;
         Integer st = ladderStream.get();
         if (session == null || st == null) {
             ladderEvents.clear();
@@ -319,6 +337,7 @@ public final class MainViewModel {
     }
 
     private void refreshPlacement() {
+        if (!placementShown.get()) return;
         Long t = stag.get();
         if (session == null || t == null) {
             accesses.clear();
