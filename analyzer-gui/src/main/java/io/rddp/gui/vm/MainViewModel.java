@@ -161,6 +161,9 @@ public final class MainViewModel {
             } catch (IOException | RuntimeException e) {
                 String why = e instanceof CaptureException ? e.getMessage() : String.valueOf(e.getMessage());
                 Platform.runLater(() -> finished(gen, null, file + ": " + why));
+            } catch (OutOfMemoryError e) {
+                // said, not left "loading…" for ever: the rows read so far stay
+                Platform.runLater(() -> finished(gen, null, file + ": out of memory (a larger heap: RDDP_JAVA_OPTS=-Xmx1g)"));
             }
         });
     }
