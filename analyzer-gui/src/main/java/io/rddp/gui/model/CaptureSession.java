@@ -58,6 +58,8 @@ public final class CaptureSession implements Closeable {
     static final int MAX_ACCESSES_PER_STAG = 20_000;
     static final int MAX_PICTURE_KEYS = 2_000;
     static final int MAX_STREAM_ROWS = 10_000;
+    /** The smallest heap the two-thread pass is used in (the launchers give the window 256 MiB). */
+    static final long TWO_THREAD_HEAP = 192L << 20;
 
     private final String name;
     private final PduIndex index;
@@ -114,9 +116,11 @@ public final class CaptureSession implements Closeable {
                 java.util.concurrent.TimeUnit.MILLISECONDS);
         try {
             // two threads, as `rddp analyze` runs: TCP, MPA framing and CRCs on one, the layers above, the sink
-            // model and this observer on the other (a live or compressed capture stays on one: DecodePipeline)
+            // model and this observer on the other (a live or compressed capture stays on one: DecodePipeline).
+            // The batches between them hold read windows in flight (tens of MiB): a small heap loads on one.
+            int threads = Runtime.getRuntime().maxMemory() >= TWO_THREAD_HEAP ? 2 : 1;
             a = new Analyzer(AnalysisLimits.defaults(), StagRegistry.empty(), UlpProfile.NONE).observe(loader)
-                    .threads(2).run(reader, () -> { });
+                    .threads(threads).run(reader, () -> { });
         } catch (UncheckedIOException e) {
             throw e.getCause();
         } finally {

@@ -90,8 +90,8 @@ public final class MainView extends BorderPane {
         tabs.getTabs().get(0).setId("packets-tab");
         tabs.getTabs().get(1).setId("ladder-tab");
         tabs.getTabs().get(2).setId("placement-tab");
-        vm.ladderShown.bind(tabs.getTabs().get(1).selectedProperty());
-        vm.placementShown.bind(tabs.getTabs().get(2).selectedProperty());
+        ladder.shown.bind(tabs.getTabs().get(1).selectedProperty());
+        placement.shown.bind(tabs.getTabs().get(2).selectedProperty());
         setCenter(tabs);
         Label status = new Label();
         status.setId("status");

@@ -80,14 +80,7 @@ public final class MainViewModel {
     public final ObservableList<Long> stags = FXCollections.observableArrayList();
     public final ObjectProperty<Long> stag = new SimpleObjectProperty<>();
     public final ObservableList<Access> accesses = FXCollections.observableArrayList();
-    /**
-     * Whether the ladder and the placement map are on show (the view follows its tabs; true without a view). A
-     * picture not on show is brought up to date when it is shown, not at every publication of new rows: drawing
-     * thousands of arrows into a canvas that grows each time cost the FX thread and the heap more than the loading.
-     */
-    public final BooleanProperty ladderShown = new SimpleBooleanProperty(true);
-    public final BooleanProperty placementShown = new SimpleBooleanProperty(true);
-    /** While a file loads, the pictures on show are redrawn at most this often. */
+    /** While a file loads, the pictures' data follow it at most this often (each change redraws a picture). */
     private static final long PICTURE_NANOS = 1_000_000_000L;
     private long picturesAt;
     public final ObservableList<String> recentFiles = FXCollections.observableArrayList();
@@ -116,8 +109,6 @@ public final class MainViewModel {
         }
         ladderStream.addListener((o, a, b) -> refreshLadder());
         stag.addListener((o, a, b) -> refreshPlacement());
-        ladderShown.addListener((o, a, b) -> refreshLadder());
-        placementShown.addListener((o, a, b) -> refreshPlacement());
     }
 
     private static java.util.concurrent.ThreadFactory daemon(String name) {
@@ -329,7 +320,6 @@ public final class MainViewModel {
     }
 
     private void refreshLadder() {
-        if (!ladderShown.get()) return;
         Integer st = ladderStream.get();
         if (session == null || st == null) {
             ladderEvents.clear();
@@ -340,7 +330,6 @@ public final class MainViewModel {
     }
 
     private void refreshPlacement() {
-        if (!placementShown.get()) return;
         Long t = stag.get();
         if (session == null || t == null) {
             accesses.clear();
