@@ -58,6 +58,8 @@ public final class CaptureSession implements Closeable {
     static final int MAX_ACCESSES_PER_STAG = 20_000;
     static final int MAX_PICTURE_KEYS = 2_000;
     static final int MAX_STREAM_ROWS = 10_000;
+    /** The smallest heap the two-thread pass is used in (the launchers give the window 256 MiB). */
+    static final long TWO_THREAD_HEAP = 192L << 20;
 
     private final String name;
     private final PduIndex index;
@@ -67,7 +69,8 @@ public final class CaptureSession implements Closeable {
     /** Frames of warnings and errors (info findings, e.g. an STag nothing registered, do not paint pictures red). */
     private final TreeSet<Long> violationFrames = new TreeSet<>();
     private final Map<Integer, StreamStats> streams = new TreeMap<>();
-    private final Map<Integer, List<LadderEvent>> ladder = new TreeMap<>();
+    /** The ladder's arrows per stream, as numbers: labels are made for the stream on show only. */
+    private final Map<Integer, LadderColumns> ladder = new TreeMap<>();
     /** Terminate arrow labels whose PDU came before the delivery that makes the arrow (stream@frame). */
     private final Map<String, String> terminateLabels = new HashMap<>();
     private final Map<Integer, Deque<Integer>> pendingRequests = new HashMap<>(); // stream*2+dir -> event indexes
@@ -112,8 +115,12 @@ public final class CaptureSession implements Closeable {
         clock.scheduleWithFixedDelay(() -> publish(published), publishMillis, publishMillis,
                 java.util.concurrent.TimeUnit.MILLISECONDS);
         try {
+            // two threads, as `rddp analyze` runs: TCP, MPA framing and CRCs on one, the layers above, the sink
+            // model and this observer on the other (a live or compressed capture stays on one: DecodePipeline).
+            // The batches between them hold read windows in flight (tens of MiB): a small heap loads on one.
+            int threads = Runtime.getRuntime().maxMemory() >= TWO_THREAD_HEAP ? 2 : 1;
             a = new Analyzer(AnalysisLimits.defaults(), StagRegistry.empty(), UlpProfile.NONE).observe(loader)
-                    .run(reader, () -> { });
+                    .threads(threads).run(reader, () -> { });
         } catch (UncheckedIOException e) {
             throw e.getCause();
         } finally {
@@ -182,13 +189,11 @@ public final class CaptureSession implements Closeable {
 
     /** The arrows of one stream, in order, with their violation marks as known now. */
     public synchronized List<LadderEvent> ladder(int stream) {
-        List<LadderEvent> events = ladder.get(stream);
+        LadderColumns events = ladder.get(stream);
         if (events == null) return List.of();
         List<LadderEvent> out = new ArrayList<>(events.size());
-        for (LadderEvent e : events) {
-            boolean v = hasViolation(e.firstFrame(), e.lastFrame());
-            out.add(v == e.violation() ? e : new LadderEvent(e.serverToClient(), e.firstFrame(), e.lastFrame(),
-                    e.label(), e.kind(), e.answers(), v));
+        for (int i = 0; i < events.size(); i++) {
+            out.add(events.get(i, hasViolation(events.firstFrame(i), events.lastFrame(i))));
         }
         return out;
     }
@@ -261,7 +266,7 @@ public final class CaptureSession implements Closeable {
                 info.setLength(0);
                 PduSummary.info(pdu, info);
                 RpcRdmaFields.info(message, move, info);
-                FieldSink rec = store.begin(protocol, info.toString(), pdu.source().toString(),
+                FieldSink rec = store.begin(protocol, info, pdu.source().toString(),
                         pdu.destination().toString(), FieldSpans.bytes(pdu, BYTES_KEPT));
                 PduFields.describe(pdu, rec);
                 RpcRdmaFields.describe(message, move, rec);
@@ -270,7 +275,7 @@ public final class CaptureSession implements Closeable {
                 int flags = PduIndex.flags(pdu.direction() == Direction.SERVER_TO_CLIENT, protocol, opcode);
                 int length = pdu.startFrame() != null ? pdu.startFrame().length() : pdu.fpdu().wireLength();
                 synchronized (CaptureSession.this) {
-                    List<Violation> vs = violationsByFrame.get(pdu.frame());
+                    List<Violation> vs = violationsByFrame.isEmpty() ? null : violationsByFrame.get(pdu.frame());
                     if (vs != null) flags |= violationFlags(vs);
                     index.add(pdu.frame(), pdu.relativeNanos(), pdu.stream(), flags, length, detail);
                     pdus++;
@@ -292,9 +297,11 @@ public final class CaptureSession implements Closeable {
                     if (start.kind() == MpaStartFrame.Kind.REQUEST) st.request = start;
                     else st.reply = start;
                 }
-                String kind = start.kind() == MpaStartFrame.Kind.REQUEST ? "MPA Request" : "MPA Reply";
-                event(stream, new LadderEvent(s2c, pdu.frame(), pdu.frame(), kind + " rev " + start.revision()
-                        + (start.reject() ? " REJECT" : ""), kind, -1, false));
+                LadderColumns events = events(stream);
+                if (events != null) {
+                    events.addStartFrame(s2c, start.kind() == MpaStartFrame.Kind.REQUEST, start.revision(),
+                            start.reject(), pdu.frame());
+                }
                 return;
             }
             if (pdu.rdmap() == null) return;
@@ -317,28 +324,24 @@ public final class CaptureSession implements Closeable {
                 if (st != null) st.add(d);
                 Opcode op = d.kind();
                 boolean s2c = d.direction() == Direction.SERVER_TO_CLIENT;
-                String kind = op == null ? "Reserved " + d.opcode() : op.shortName();
-                StringBuilder label = new StringBuilder(kind);
-                if (!d.tagged()) label.append(" MSN ").append(d.msn());
-                else label.append(" STag 0x").append(Long.toHexString(d.stag()));
-                label.append(", ").append(d.length()).append(" B");
                 long answers = -1;
                 int key = d.stream() * 2 + (s2c ? 1 : 0);
                 if (op == Opcode.RDMA_READ_RESPONSE || op == Opcode.ATOMIC_RESPONSE) {
                     // responses come back in the order of their requests (RFC 5040 §5.2.1, RFC 7306 §5.2.2)
                     Deque<Integer> q = pendingRequests.get(d.stream() * 2 + (s2c ? 0 : 1));
-                    List<LadderEvent> events = ladder.get(d.stream());
+                    LadderColumns events = ladder.get(d.stream());
                     if (q != null && !q.isEmpty() && events != null) {
                         int i = q.poll();
-                        if (i < events.size()) answers = events.get(i).firstFrame();
+                        if (i < events.size()) answers = events.firstFrame(i);
                     }
                 }
+                LadderColumns events = events(d.stream());
+                int at = events == null ? -1 : events.addMessage(s2c, d.opcode(), d.tagged(),
+                        d.tagged() ? d.stag() : d.msn(), d.length(), d.firstFrame(), d.lastFrame(), answers);
                 if (op == Opcode.TERMINATE) {
                     String why = terminateLabels.remove(terminateKey(d.stream(), d.lastFrame()));
-                    if (why != null) label = new StringBuilder(why);
+                    if (why != null && at >= 0) events.label(at, why);
                 }
-                int at = event(d.stream(), new LadderEvent(s2c, d.firstFrame(), d.lastFrame(), label.toString(), kind,
-                        answers, false));
                 if ((op == Opcode.RDMA_READ_REQUEST || op == Opcode.ATOMIC_REQUEST) && at >= 0) {
                     pendingRequests.computeIfAbsent(key, k -> new ArrayDeque<>()).add(at);
                 }
@@ -401,13 +404,11 @@ public final class CaptureSession implements Closeable {
          * comes from the delivery, which may be recorded before or after the PDU.
          */
         private void terminate(int stream, long frame, String label) {
-            List<LadderEvent> list = ladder.get(stream);
+            LadderColumns list = ladder.get(stream);
             if (list != null) {
                 for (int i = list.size() - 1; i >= 0 && i >= list.size() - 8; i--) {
-                    LadderEvent e = list.get(i);
-                    if (e.lastFrame() == frame && e.kind().equals(Opcode.TERMINATE.shortName())) {
-                        list.set(i, new LadderEvent(e.serverToClient(), e.firstFrame(), e.lastFrame(), label, e.kind(),
-                                e.answers(), e.violation()));
+                    if (list.lastFrame(i) == frame && list.kind(i).equals(Opcode.TERMINATE.shortName())) {
+                        list.label(i, label);
                         return;
                     }
                 }
@@ -419,22 +420,22 @@ public final class CaptureSession implements Closeable {
             return stream + "@" + frame;
         }
 
-        private int event(int stream, LadderEvent e) {
-            List<LadderEvent> list = ladder.get(stream);
+        /** The stream's arrows if one more fits, else null (and the arrow is counted as dropped). */
+        private LadderColumns events(int stream) {
+            LadderColumns list = ladder.get(stream);
             if (list == null) {
                 if (ladder.size() >= MAX_PICTURE_KEYS) {
                     droppedEvents++;
-                    return -1;
+                    return null;
                 }
-                list = new ArrayList<>();
+                list = new LadderColumns();
                 ladder.put(stream, list);
             }
             if (list.size() >= MAX_EVENTS_PER_STREAM) {
                 droppedEvents++;
-                return -1;
+                return null;
             }
-            list.add(e);
-            return list.size() - 1;
+            return list;
         }
 
         private void access(Access a) {

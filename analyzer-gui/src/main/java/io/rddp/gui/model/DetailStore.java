@@ -1,10 +1,10 @@
 package io.rddp.gui.model;
 
 import io.rddp.decode.FieldSink;
+import io.rddp.decode.PduFields;
 
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.Closeable;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -26,14 +26,14 @@ import java.util.Map;
 /**
  * What the window shows of each PDU beyond the index, kept in a temporary file rather than the heap: the list's
  * text columns, the first octets of the PDU and its field tree as the field registry described it (the same
- * {@link FieldSink} calls the CLI's {@code -V} and JSON see, recorded and replayed). Keys and labels are stored once
- * in a table; values as variable-length numbers. About 250 to 350 bytes per PDU.
+ * {@link FieldSink} calls the CLI's {@code -V} and JSON see, recorded and replayed). Keys, labels, protocols and
+ * endpoints are stored once in a table; values as variable-length numbers. About 250 to 450 bytes per PDU.
  * <p>
  * One thread appends ({@link #append}); any thread reads records below the last {@link #flush()}.
  */
 public final class DetailStore implements Closeable {
     private static final int BEGIN = 1, END = 2, BEGIN_LIST = 3, END_LIST = 4, NUMBER = 5, U64 = 6, BOOL = 7,
-            TEXT = 8, HEX = 9, END_RECORD = 0;
+            TEXT = 8, HEX = 9, TIME = 10, END_RECORD = 0;
     private static final int MAX_NAMES = 60000;
     private static final int INLINE = 0xFFFF;
     private static final String NULL = "\u0000";
@@ -46,10 +46,19 @@ public final class DetailStore implements Closeable {
     private final FileChannel channel;
     private final DataOutputStream out;
     private long written;
+    /** The writer's ids of the names (only the appending thread uses it). */
     private final Map<String, Integer> ids = new HashMap<>();
+    /** The names by id: the writer adds, any thread reads, under the store's lock. */
     private final List<String> names = new ArrayList<>();
-    private final ByteArrayOutputStream record = new ByteArrayOutputStream(512);
-    private final DataOutputStream recordOut = new DataOutputStream(record);
+    /*
+     * The ids of keys and labels seen, by the strings' identities: the field registry hands out the same constant
+     * strings every time, and comparing references costs less than hashing and comparing texts, some 40 times a PDU.
+     */
+    private static final int REMEMBERED = 1024;
+    private final String[] seenKey = new String[REMEMBERED];
+    private final String[] seenLabel = new String[REMEMBERED];
+    private final int[] seenIds = new int[REMEMBERED];
+    private final RecordBuffer recordOut = new RecordBuffer();
     private final Recorder recorder = new Recorder();
 
     public DetailStore() throws IOException {
@@ -69,15 +78,15 @@ public final class DetailStore implements Closeable {
     }
 
     /** A sink that records a field tree into the record being built; call {@link #append} after describing. */
-    public FieldSink begin(String protocol, String info, String source, String destination, byte[] bytes)
+    public FieldSink begin(String protocol, CharSequence info, String source, String destination, byte[] bytes)
             throws IOException {
-        record.reset();
-        recordOut.writeUTF(protocol);
-        recordOut.writeUTF(info.length() > 20000 ? info.substring(0, 20000) : info);
-        recordOut.writeUTF(source);
-        recordOut.writeUTF(destination);
+        recordOut.reset();
+        writeName(protocol);
+        recordOut.writeUTF(info.length() > 20000 ? info.subSequence(0, 20000) : info);
+        writeName(source);
+        writeName(destination);
         recordOut.writeShort(bytes.length);
-        recordOut.write(bytes);
+        recordOut.write(bytes, 0, bytes.length);
         return recorder;
     }
 
@@ -86,9 +95,9 @@ public final class DetailStore implements Closeable {
         recordOut.writeByte(END_RECORD);
         synchronized (this) {
             long at = written;
-            out.writeInt(record.size());
-            record.writeTo(out);
-            written += 4 + record.size();
+            out.writeInt(recordOut.size());
+            out.write(recordOut.array(), 0, recordOut.size());
+            written += 4 + recordOut.size();
             return at;
         }
     }
@@ -117,11 +126,11 @@ public final class DetailStore implements Closeable {
         return header(in);
     }
 
-    private static Header header(DataInputStream in) throws IOException {
-        String protocol = in.readUTF();
+    private Header header(DataInputStream in) throws IOException {
+        String protocol = name(in);
         String info = in.readUTF();
-        String src = in.readUTF();
-        String dst = in.readUTF();
+        String src = name(in);
+        String dst = name(in);
         byte[] bytes = new byte[in.readUnsignedShort()];
         in.readFully(bytes);
         return new Header(protocol, info, src, dst, bytes);
@@ -182,6 +191,8 @@ public final class DetailStore implements Closeable {
                         case U64 -> sink.unsigned64(key, label, readVarLong(in));
                         case BOOL -> sink.bool(key, label, in.readBoolean());
                         case TEXT -> sink.text(key, label, in.readUTF());
+                        // the text FieldSink.time makes, made when shown rather than for every PDU loaded
+                        case TIME -> sink.text(key, label, PduFields.epochSeconds(readVarLong(in)));
                         case HEX -> {
                             byte[] b = new byte[in.readUnsignedShort()];
                             in.readFully(b);
@@ -204,13 +215,16 @@ public final class DetailStore implements Closeable {
         return names.get(id);
     }
 
-    private synchronized int idOf(String s) {
+    /** The id of a name, added to the table when new; {@link #INLINE} once the table is full. Writer only. */
+    private int idOf(String s) {
         Integer id = ids.get(s);
         if (id != null) return id;
-        if (names.size() >= MAX_NAMES) return INLINE;
-        ids.put(s, names.size());
-        names.add(s);
-        return names.size() - 1;
+        if (ids.size() >= MAX_NAMES) return INLINE;
+        synchronized (this) {
+            ids.put(s, names.size());
+            names.add(s);
+            return names.size() - 1;
+        }
     }
 
     private void writeName(String s) throws IOException {
@@ -220,12 +234,30 @@ public final class DetailStore implements Closeable {
         if (id == INLINE) recordOut.writeUTF(s);
     }
 
-    private static void writeVarLong(DataOutputStream out, long v) throws IOException {
-        while ((v & ~0x7FL) != 0) {
-            out.writeByte((int) ((v & 0x7F) | 0x80));
-            v >>>= 7;
+    /** A field's key and label as their ids: by the strings' identities when seen before, else by their texts. */
+    private void writeKeyAndLabel(String key, String label) throws IOException {
+        if (key == null || label == null) {
+            writeName(key);
+            writeName(label);
+            return;
         }
-        out.writeByte((int) v);
+        int slot = (System.identityHashCode(key) * 31 + System.identityHashCode(label)) & (REMEMBERED - 1);
+        if (seenKey[slot] == key && seenLabel[slot] == label) {
+            int both = seenIds[slot];
+            recordOut.writeShort(both >>> 16);
+            recordOut.writeShort(both & 0xFFFF);
+            return;
+        }
+        int k = idOf(key), l = idOf(label);
+        recordOut.writeShort(k);
+        if (k == INLINE) recordOut.writeUTF(key);
+        recordOut.writeShort(l);
+        if (l == INLINE) recordOut.writeUTF(label);
+        if (k != INLINE && l != INLINE) { // an inline name is written out every time: never remembered
+            seenKey[slot] = key;
+            seenLabel[slot] = label;
+            seenIds[slot] = k << 16 | l;
+        }
     }
 
     private static long readVarLong(DataInputStream in) throws IOException {
@@ -242,8 +274,7 @@ public final class DetailStore implements Closeable {
         private void op(int op, String key, String label) {
             try {
                 recordOut.writeByte(op);
-                writeName(key);
-                writeName(label);
+                writeKeyAndLabel(key, label);
             } catch (IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }
@@ -256,11 +287,7 @@ public final class DetailStore implements Closeable {
 
         @Override
         public void end() {
-            try {
-                recordOut.writeByte(END);
-            } catch (IOException e) {
-                throw new java.io.UncheckedIOException(e);
-            }
+            recordOut.writeByte(END);
         }
 
         @Override
@@ -270,41 +297,25 @@ public final class DetailStore implements Closeable {
 
         @Override
         public void endList() {
-            try {
-                recordOut.writeByte(END_LIST);
-            } catch (IOException e) {
-                throw new java.io.UncheckedIOException(e);
-            }
+            recordOut.writeByte(END_LIST);
         }
 
         @Override
         public void number(String key, String label, long value) {
             op(NUMBER, key, label);
-            try {
-                writeVarLong(recordOut, value);
-            } catch (IOException e) {
-                throw new java.io.UncheckedIOException(e);
-            }
+            recordOut.writeVarLong(value);
         }
 
         @Override
         public void unsigned64(String key, String label, long value) {
             op(U64, key, label);
-            try {
-                writeVarLong(recordOut, value);
-            } catch (IOException e) {
-                throw new java.io.UncheckedIOException(e);
-            }
+            recordOut.writeVarLong(value);
         }
 
         @Override
         public void bool(String key, String label, boolean value) {
             op(BOOL, key, label);
-            try {
-                recordOut.writeBoolean(value);
-            } catch (IOException e) {
-                throw new java.io.UncheckedIOException(e);
-            }
+            recordOut.writeBoolean(value);
         }
 
         @Override
@@ -322,16 +333,19 @@ public final class DetailStore implements Closeable {
             }
         }
 
+        /** Kept as the number: {@link #replayTree} hands the sink the text {@link FieldSink#time} would have. */
+        @Override
+        public void time(String key, String label, long nanos) {
+            op(TIME, key, label);
+            recordOut.writeVarLong(nanos);
+        }
+
         @Override
         public void hex(String key, String label, byte[] value) {
             op(HEX, key, label);
-            try {
-                int n = Math.min(value.length, 4096);
-                recordOut.writeShort(n);
-                recordOut.write(value, 0, n);
-            } catch (IOException e) {
-                throw new java.io.UncheckedIOException(e);
-            }
+            int n = Math.min(value.length, 4096);
+            recordOut.writeShort(n);
+            recordOut.write(value, 0, n);
         }
     }
 

@@ -2,6 +2,8 @@ package io.rddp.gui.view;
 
 import io.rddp.gui.model.LadderEvent;
 import io.rddp.gui.model.StreamStats;
+import javafx.beans.property.BooleanProperty;
+import javafx.beans.property.SimpleBooleanProperty;
 import javafx.collections.ListChangeListener;
 import javafx.collections.ObservableList;
 import javafx.geometry.VPos;
@@ -28,8 +30,19 @@ public final class LadderView extends Canvas {
     private final ObservableList<LadderEvent> events;
     private final Supplier<StreamStats> stream;
 
+    /**
+     * Whether the picture is on show (the view binds it to its tab). One not on show is drawn when it is shown, not
+     * at each change of its data: a loading capture changes it every second, and every drawing of thousands of rows
+     * into a canvas that grows each time costs the FX thread and the heap more than the loading itself.
+     */
+    public final BooleanProperty shown = new SimpleBooleanProperty(true);
+    private boolean stale;
+
     public LadderView(ObservableList<LadderEvent> events, Supplier<StreamStats> stream, Consumer<LadderEvent> onPick) {
         super(WIDTH, 200);
+        shown.addListener((o, a, b) -> {
+            if (b && stale) draw();
+        });
         this.events = events;
         this.stream = stream;
         getStyleClass().add("ladder");
@@ -54,6 +67,8 @@ public final class LadderView extends Canvas {
     }
 
     public void draw() {
+        stale = !shown.get();
+        if (stale) return;
         double right = getWidth() - LEFT;
         List<LadderEvent> list = List.copyOf(events);
         double h = TOP + Math.max(1, list.size()) * ROW + 30;

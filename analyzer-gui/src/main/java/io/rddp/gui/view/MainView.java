@@ -90,6 +90,8 @@ public final class MainView extends BorderPane {
         tabs.getTabs().get(0).setId("packets-tab");
         tabs.getTabs().get(1).setId("ladder-tab");
         tabs.getTabs().get(2).setId("placement-tab");
+        ladder.shown.bind(tabs.getTabs().get(1).selectedProperty());
+        placement.shown.bind(tabs.getTabs().get(2).selectedProperty());
         setCenter(tabs);
         Label status = new Label();
         status.setId("status");

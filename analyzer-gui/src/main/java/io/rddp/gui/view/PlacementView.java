@@ -1,6 +1,8 @@
 package io.rddp.gui.view;
 
 import io.rddp.gui.model.Access;
+import javafx.beans.property.BooleanProperty;
+import javafx.beans.property.SimpleBooleanProperty;
 import javafx.collections.ListChangeListener;
 import javafx.collections.ObservableList;
 import javafx.geometry.VPos;
@@ -29,8 +31,19 @@ public final class PlacementView extends Canvas {
     private final ObservableList<Access> accesses;
     private double textRight;
 
+    /**
+     * Whether the picture is on show (the view binds it to its tab). One not on show is drawn when it is shown, not
+     * at each change of its data: a loading capture changes it every second, and every drawing of thousands of rows
+     * into a canvas that grows each time costs the FX thread and the heap more than the loading itself.
+     */
+    public final BooleanProperty shown = new SimpleBooleanProperty(true);
+    private boolean stale;
+
     public PlacementView(ObservableList<Access> accesses, Consumer<Access> onPick) {
         super(WIDTH, 200);
+        shown.addListener((o, a, b) -> {
+            if (b && stale) draw();
+        });
         this.accesses = accesses;
         getStyleClass().add("placement");
         accesses.addListener((ListChangeListener<Access>) c -> draw());
@@ -47,6 +60,8 @@ public final class PlacementView extends Canvas {
     }
 
     public void draw() {
+        stale = !shown.get();
+        if (stale) return;
         List<Access> list = List.copyOf(accesses);
         double h = TOP + Math.max(1, list.size()) * ROW + 20;
         setHeight(h);

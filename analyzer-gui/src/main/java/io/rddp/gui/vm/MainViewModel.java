@@ -80,6 +80,9 @@ public final class MainViewModel {
     public final ObservableList<Long> stags = FXCollections.observableArrayList();
     public final ObjectProperty<Long> stag = new SimpleObjectProperty<>();
     public final ObservableList<Access> accesses = FXCollections.observableArrayList();
+    /** While a file loads, the pictures' data follow it at most this often (each change redraws a picture). */
+    private static final long PICTURE_NANOS = 1_000_000_000L;
+    private long picturesAt;
     public final ObservableList<String> recentFiles = FXCollections.observableArrayList();
     public final ObservableList<LiveCapture.Device> devices = FXCollections.observableArrayList();
     public final StringProperty captureError = new SimpleStringProperty(null);
@@ -149,6 +152,9 @@ public final class MainViewModel {
             } catch (IOException | RuntimeException e) {
                 String why = e instanceof CaptureException ? e.getMessage() : String.valueOf(e.getMessage());
                 Platform.runLater(() -> finished(gen, null, file + ": " + why));
+            } catch (OutOfMemoryError e) {
+                // said, not left "loading…" for ever: the rows read so far stay
+                Platform.runLater(() -> finished(gen, null, file + ": out of memory (a larger heap: RDDP_JAVA_OPTS=-Xmx1g)"));
             }
         });
     }
@@ -298,6 +304,11 @@ public final class MainViewModel {
             rows.invalidate();
         }
         streams.setAll(s.streams());
+        // while a file loads, the pictures (and their stream and STag lists) follow once a second; at its end (busy
+        // is false by then) and in a live capture at every step
+        long now = System.nanoTime();
+        if (busy.get() && !capturing.get() && now - picturesAt < PICTURE_NANOS) return;
+        picturesAt = now;
         List<Integer> ls = s.ladderStreams();
         if (!ls.equals(ladderStreams)) ladderStreams.setAll(ls);
         if (ladderStream.get() == null && !ls.isEmpty()) ladderStream.set(ls.get(0));
