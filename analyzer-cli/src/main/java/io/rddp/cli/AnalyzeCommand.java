@@ -12,6 +12,7 @@ import io.rddp.capture.LinkType;
 import io.rddp.capture.PcapngWriter;
 import io.rddp.sink.Severity;
 import io.rddp.sink.SinkModel;
+import io.rddp.sink.StagFile;
 import io.rddp.sink.StagRegistration;
 import io.rddp.sink.StagRegistry;
 import io.rddp.sink.Violation;
