@@ -3,6 +3,7 @@ package io.rddp.cli;
 import io.rddp.Notice;
 import io.rddp.analyze.Analysis;
 import io.rddp.mpa.MpaStartFrame;
+import io.rddp.Plural;
 import io.rddp.sink.Severity;
 import io.rddp.sink.StreamSummary;
 import io.rddp.sink.Violation;
@@ -30,29 +31,30 @@ final class AnalysisText {
         String file = r.file();
         Analysis a = r.analysis();
         if (a == null) {
-            out.printf("%s: cannot read: %s%n", file, r.error());
+            out.printf("%s: cannot read: %s%n", file, Outputs.withoutFile(file, r.error()));
             out.flush();
             return;
         }
-        out.printf("%s: %d frames, %d MPA streams, %d PDUs, %d DDP messages%n", file, a.frames(), a.streams().size(),
-                a.pdus(), a.messages());
+        out.printf("%s: %s, %s, %s, %s%n", file, Plural.of(a.frames(), "frame"),
+                Plural.of(a.streams().size(), "MPA stream"), Plural.of(a.pdus(), "PDU"), Plural.of(a.messages(), "DDP message"));
         for (Analysis.Stream s : a.streams()) {
             StreamSummary sum = s.summary();
             out.printf("%nstream %d  %s → %s  %s%n", s.index(), s.client(), s.server(), mpa(sum));
             for (Direction d : Direction.values()) {
                 StreamSummary.Counters c = sum.counters(d);
-                out.printf("  %s  %d messages%s, %d bytes placed, %d bytes delivered%s%n",
-                        d == Direction.CLIENT_TO_SERVER ? "client → server" : "server → client", c.messages(),
-                        byOpcode(c), c.bytesPlaced(), c.bytesDelivered(),
+                out.printf("  %s  %s%s, %s placed, %s delivered%s%n",
+                        d == Direction.CLIENT_TO_SERVER ? "client → server" : "server → client",
+                        Plural.of(c.messages(), "message"), byOpcode(c), Plural.of(c.bytesPlaced(), "byte"),
+                        Plural.of(c.bytesDelivered(), "byte"),
                         c.terminateFrame() > 0 ? ", Terminate in frame " + c.terminateFrame() : "");
             }
-            if (sum.rpcRdmaMessages() > 0) out.printf("  RPC-over-RDMA  %d messages%n", sum.rpcRdmaMessages());
+            if (sum.rpcRdmaMessages() > 0) out.printf("  RPC-over-RDMA  %s%n", Plural.of(sum.rpcRdmaMessages(), "message"));
             List<String> closed = r.closes().getOrDefault(s.index(), List.of());
             if (!closed.isEmpty()) out.printf("  closed  %s%n", String.join(", ", closed));
         }
         if (r.nothing() != null) out.printf("%nnothing analysed: %s%n", r.nothing());
-        out.printf("%nviolations: %d errors, %d warnings, %d info%n", a.count(Severity.ERROR), a.count(Severity.WARNING),
-                a.count(Severity.INFO));
+        out.printf("%nviolations: %s, %s, %d info%n", Plural.of(a.count(Severity.ERROR), "error"),
+                Plural.of(a.count(Severity.WARNING), "warning"), a.count(Severity.INFO));
         if (verbose) {
             for (Violation v : a.violations().stream().sorted((x, y) -> y.severity().compareTo(x.severity())).toList()) {
                 out.printf("  %-7s %s  %s %s%s  frame %s%s  stream %d%n", v.severity().name().toLowerCase(), v.id(), v.rfc(),
@@ -64,9 +66,10 @@ final class AnalysisText {
         }
         for (List<Violation> group : verbose ? List.<List<Violation>>of() : byCheck(a.violations()).values()) {
             Violation v = group.get(0);
-            out.printf("  %-7s %s  %s %s%s  ×%d  frames %s%n", v.severity().name().toLowerCase(), v.id(), v.rfc(),
+            String frames = frames(group);
+            out.printf("  %-7s %s  %s %s%s  ×%d  %s %s%n", v.severity().name().toLowerCase(), v.id(), v.rfc(),
                     v.section(), v.errorType() != null ? "  Terminate " + v.errorType().triple() : "", group.size(),
-                    frames(group));
+                    frames.matches("\\d+") ? "frame" : "frames", frames);
             out.printf("          %s%n", v.message());
         }
         if (!a.notices().isEmpty()) {
@@ -75,7 +78,9 @@ final class AnalysisText {
             for (Notice n : a.notices().subList(0, Math.min(verbose ? a.notices().size() : 20, a.notices().size()))) out.println("  " + n);
             if (!verbose && a.notices().size() > 20) out.println("  ... (-V lists them all)");
         }
-        if (a.error() != null) out.printf("%nincomplete: %s%n", a.error());
+        if (a.error() != null) {
+            out.printf("%nincomplete: %s; everything before that point was analysed%n", Outputs.withoutFile(file, a.error()));
+        }
         out.flush();
     }
 
@@ -126,9 +131,11 @@ final class AnalysisText {
             warnings += a.count(Severity.WARNING);
             info += a.count(Severity.INFO);
         }
-        out.printf("%ntotal: %d files (%s), %d frames, %d MPA streams; violations: %d errors, %d warnings, %d info%n",
-                all.size(), byStatus.entrySet().stream().map(e -> e.getValue() + " " + e.getKey())
-                        .collect(Collectors.joining(", ")), frames, streams, errors, warnings, info);
+        out.printf("%ntotal: %s (%s), %s, %s; violations: %s, %s, %d info%n", Plural.of(all.size(), "file"),
+                byStatus.entrySet().stream()
+                        .map(e -> e.getValue() + " " + (e.getKey().equals("violations") ? "with violations" : e.getKey()))
+                        .collect(Collectors.joining(", ")), Plural.of(frames, "frame"), Plural.of(streams, "MPA stream"),
+                Plural.of(errors, "error"), Plural.of(warnings, "warning"), info);
         out.flush();
     }
 }

@@ -1,5 +1,6 @@
 package io.rddp.cli;
 
+import io.rddp.Plural;
 import io.rddp.analyze.Analysis;
 import io.rddp.analyze.AnalysisLimits;
 import io.rddp.analyze.Analyzer;
@@ -12,6 +13,7 @@ import io.rddp.capture.LinkType;
 import io.rddp.capture.PcapngWriter;
 import io.rddp.sink.Severity;
 import io.rddp.sink.SinkModel;
+import io.rddp.sink.StagFile;
 import io.rddp.sink.StagRegistration;
 import io.rddp.sink.StagRegistry;
 import io.rddp.sink.Violation;
@@ -284,19 +286,27 @@ final class AnalyzeCommand implements Callable<Integer> {
         if (annotate != null && done.get(0).analysis() != null) {
             try {
                 int annotated = annotate(liveCopy != null ? liveCopy.toString() : inputs.get(0), done.get(0).analysis().violations());
-                err.println("rddp: wrote " + annotate + " with " + annotated + " annotated frames");
+                err.println("rddp: wrote " + annotate + " with " + Plural.of(annotated, "annotated frame"));
             } catch (IOException e) {
                 err.println("rddp: " + Outputs.cannotWrite(annotate, e));
                 return Main.EXIT_BAD_INPUT;
             }
         }
         for (FileResult r : done) {
-            if (r.analysis() != null && r.analysis().error() != null) {
-                err.println("rddp: " + r.file() + ": " + r.analysis().error());
+            if (r.analysis() != null && r.analysis().error() != null && !reportTellsErrors()) {
+                err.println("rddp: " + Outputs.aboutFile(r.file(), r.analysis().error()));
                 err.println("rddp: everything before that point was analysed");
             }
         }
         return worst;
+    }
+
+    /**
+     * Whether the text report on standard output already tells a file's read error ("FILE: cannot read: why",
+     * "incomplete: why"), so that standard error does not say it a second time on the same terminal.
+     */
+    private boolean reportTellsErrors() {
+        return format == Format.text && output == null && !live.live();
     }
 
     /**
@@ -360,7 +370,7 @@ final class AnalyzeCommand implements Callable<Integer> {
         try (CaptureReader opened = DecodeCommand.open(file, new PrintWriter(why, true))) {
             if (opened == null) {
                 String msg = why.toString().strip();
-                err.println(msg);
+                if (!reportTellsErrors()) err.println(msg);
                 return new FileResult(file, null, msg.replaceFirst("^rddp: " + java.util.regex.Pattern.quote(file) + ": ", ""),
                         Map.of(), Main.EXIT_BAD_INPUT);
             }
@@ -373,8 +383,8 @@ final class AnalyzeCommand implements Callable<Integer> {
             if (filter != null) a = filtered(a, file, filter, matching);
             return new FileResult(file, a, null, closes.byStream, exitCode(a));
         } catch (IOException e) {
-            err.println("rddp: " + file + ": " + e.getMessage());
-            return new FileResult(file, null, e.getMessage(), Map.of(), Main.EXIT_BAD_INPUT);
+            if (!reportTellsErrors()) err.println("rddp: " + Outputs.aboutFile(file, e.getMessage()));
+            return new FileResult(file, null, Outputs.withoutFile(file, e.getMessage()), Map.of(), Main.EXIT_BAD_INPUT);
         }
     }
 
@@ -467,7 +477,7 @@ final class AnalyzeCommand implements Callable<Integer> {
             Thread hook = LiveOptions.stopOnInterrupt(capture, done);
             try {
                 Analysis a = new Analyzer(limits(), registry, profile).decodeAs(decodeAs.mode()).observe(closes).run(capture, () -> { });
-                err.println("rddp: captured " + capture.frames() + " frames on " + capture.device());
+                err.println("rddp: captured " + Plural.of(capture.frames(), "frame") + " on " + capture.device());
                 return new FileResult(name, a, null, closes.byStream, exitCode(a));
             } finally {
                 LiveOptions.release(hook, done);

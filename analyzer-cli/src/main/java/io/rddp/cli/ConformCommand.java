@@ -1,5 +1,6 @@
 package io.rddp.cli;
 
+import io.rddp.Plural;
 import io.rddp.conformance.AgentDut;
 import io.rddp.conformance.Baseline;
 import io.rddp.conformance.Catalog;
@@ -190,7 +191,7 @@ final class ConformCommand implements Callable<Integer> {
                     out.println(shorten("    proven by: " + String.join(", ", i.catches()), LINE));
                 }
             }
-            out.println(scenarios.size() + " scenarios");
+            out.println(Plural.of(scenarios.size(), "scenario"));
             out.flush();
             return Main.EXIT_OK;
         }
@@ -264,7 +265,7 @@ final class ConformCommand implements Callable<Integer> {
             }
         }
         Instant started = Instant.now();
-        out.println("rddp conform: " + scenarios.size() + " scenarios against " + dut.describe() + " (profile "
+        out.println("rddp conform: " + Plural.of(scenarios.size(), "scenario") + " against " + dut.describe() + " (profile "
                 + dut.profile() + ")");
         out.println("rddp conform: " + rtts.text());
         out.println("rddp conform: waits " + timeouts.text() + (timeoutScale == null
@@ -316,8 +317,9 @@ final class ConformCommand implements Callable<Integer> {
                 err.println("rddp: --write-baseline " + writeBaseline + ": " + e.getMessage());
                 return Main.EXIT_BAD_INPUT;
             }
-            out.println("baseline written: " + writeBaseline + " (" + results.size() + " scenarios, " + waivers
-                    + " failures and errors recorded as waivers: review their reasons)");
+            out.println("baseline written: " + writeBaseline + " (" + Plural.of(results.size(), "scenario") + ", "
+                    + Plural.of(waivers, "failure or error", "failures and errors") + " recorded as "
+                    + (waivers == 1 ? "a waiver: review its reason)" : "waivers: review their reasons)"));
             out.flush();
             return Main.EXIT_OK;
         }

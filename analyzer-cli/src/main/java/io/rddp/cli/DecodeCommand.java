@@ -220,7 +220,7 @@ final class DecodeCommand implements Callable<Integer> {
                             .run(reader, progress::update);
                 } catch (CaptureException e) {
                     writer.flush();
-                    err.println("rddp: " + file + ": " + e.getMessage());
+                    err.println("rddp: " + Outputs.aboutFile(file, e.getMessage()));
                     err.println("rddp: everything before that point was decoded");
                     return Main.EXIT_BAD_INPUT;
                 } finally {
@@ -261,9 +261,9 @@ final class DecodeCommand implements Callable<Integer> {
         } catch (java.nio.file.AccessDeniedException e) {
             err.println("rddp: " + file + ": permission denied");
         } catch (CaptureException e) {
-            err.println("rddp: " + file + ": " + e.getMessage());
+            err.println("rddp: " + Outputs.aboutFile(file, e.getMessage()));
         } catch (IOException e) {
-            err.println("rddp: " + file + ": cannot read: " + e.getMessage());
+            err.println("rddp: " + file + ": cannot read: " + Outputs.withoutFile(file, e.getMessage()));
         }
         return null;
     }

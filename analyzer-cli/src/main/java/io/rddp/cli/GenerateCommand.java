@@ -1,5 +1,6 @@
 package io.rddp.cli;
 
+import io.rddp.Plural;
 import io.rddp.capture.CaptureWriter;
 import io.rddp.capture.LinkType;
 import io.rddp.capture.PcapWriter;
@@ -100,8 +101,8 @@ final class GenerateCommand implements Callable<Integer> {
                 : PcapWriter.create(output, LinkType.ETHERNET, true)) {
             Generator.Summary sum = Generator.generate(s,
                     new Generator.Options(size, count, messageSize, mss, crc, seed, connections), w);
-            err.printf("rddp: wrote %s: %d frames, %d messages, about %d bytes%n", stdout ? "standard output (pcap)" : output,
-                    sum.frames(), sum.messages(), sum.bytes());
+            err.printf("rddp: wrote %s: %s, %s, about %s%n", stdout ? "standard output (pcap)" : output,
+                    Plural.of(sum.frames(), "frame"), Plural.of(sum.messages(), "message"), Plural.of(sum.bytes(), "byte"));
             return Main.EXIT_OK;
         } catch (IOException e) {
             if (stdout && Outputs.brokenPipe(e)) return Main.EXIT_OK;

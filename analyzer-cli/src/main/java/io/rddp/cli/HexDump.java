@@ -1,5 +1,6 @@
 package io.rddp.cli;
 
+import io.rddp.Plural;
 import java.nio.ByteBuffer;
 
 /** {@code -x}: tshark's hex dump, 16 octets a line: offset, hex, printable ASCII. */
@@ -11,7 +12,7 @@ final class HexDump {
 
     static void append(String title, ByteBuffer bytes, StringBuilder sb) {
         ByteBuffer b = bytes.duplicate();
-        sb.append("  ").append(title).append(" (").append(b.remaining()).append(" octets)\n");
+        sb.append("  ").append(title).append(" (").append(Plural.of(b.remaining(), "octet")).append(")\n");
         int base = b.position(), n = b.remaining();
         for (int line = 0; line < n; line += 16) {
             sb.append("  ");

@@ -164,7 +164,8 @@ final class JsonlWriter implements PduWriter, FieldSink {
 
     @Override
     public void id32(String key, String label, long value) {
-        hexString(key, value, 8);
+        // 8 digits for a 32-bit identifier; a wider hex field (the 40-bit untagged RsvdULP) keeps all its digits
+        hexString(key, value, Math.max(8, (67 - Long.numberOfLeadingZeros(value)) / 4));
     }
 
     /** {@code "0x"} and the low {@code digits} hex digits of value, quoted */
@@ -182,8 +183,9 @@ final class JsonlWriter implements PduWriter, FieldSink {
         comma = true;
     }
 
+    /** At least 8 hex digits, more when the value is wider (never cut to 32 bits). */
     static String hex32(long value) {
-        return "0x" + HexFormat.of().toHexDigits((int) value);
+        return value >>> 32 == 0 ? "0x" + HexFormat.of().toHexDigits((int) value) : "0x" + Long.toHexString(value);
     }
 
     static String hex64(long value) {

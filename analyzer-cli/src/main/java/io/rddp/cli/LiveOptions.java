@@ -1,5 +1,6 @@
 package io.rddp.cli;
 
+import io.rddp.Plural;
 import io.rddp.capture.CaptureWriter;
 import io.rddp.live.LiveCapture;
 import io.rddp.live.LiveCaptureException;
@@ -63,7 +64,7 @@ final class LiveOptions {
                     (long) (durationSeconds * 1000)));
             if (tee != null) c.tee(tee);
             err.println("rddp: capturing on " + device + (bpf != null ? " with filter '" + bpf + "'" : "")
-                    + (count > 0 ? ", " + count + " frames" : "") + (durationSeconds > 0 ? ", " + durationSeconds + " s" : "")
+                    + (count > 0 ? ", " + Plural.of(count, "frame") : "") + (durationSeconds > 0 ? ", " + durationSeconds + " s" : "")
                     + "; Ctrl-C stops");
             err.flush();
             return c;

@@ -52,6 +52,23 @@ final class Outputs {
         return false;
     }
 
+    /**
+     * A capture reader's message without the file name it starts with (the library names the file in its
+     * exceptions, "FILE: magic ..."; "&lt;stdin&gt;: ..." for '-'), for callers that name the file themselves.
+     */
+    static String withoutFile(String file, String message) {
+        if (message == null) return null;
+        for (String name : file.equals("-") ? new String[]{"<stdin>", file} : new String[]{file}) {
+            if (message.startsWith(name + ": ")) return message.substring(name.length() + 2);
+        }
+        return message;
+    }
+
+    /** "FILE: message", the file named once whether or not the message already names it. */
+    static String aboutFile(String file, String message) {
+        return file + ": " + withoutFile(file, message);
+    }
+
     /** What to say of a capture without one iWARP PDU. */
     static String nothingToDecode(long frames, int tcpConnections, java.util.List<String> linkTypes) {
         StringBuilder sb = new StringBuilder("no iWARP traffic: ");

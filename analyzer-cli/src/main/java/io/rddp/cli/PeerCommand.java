@@ -1,5 +1,6 @@
 package io.rddp.cli;
 
+import io.rddp.Plural;
 import io.rddp.dut.ControlServer;
 import io.rddp.rnic.link.Recorder;
 import io.rddp.rnic.Admission;
@@ -235,7 +236,7 @@ final class PeerCommand implements Callable<Integer> {
         }
         try {
             Rping.client(rnic, target, count, size != null ? size : 64, verify, verbose, out);
-            out.println("rddp peer: " + count + " pings to " + connect + " done");
+            out.println("rddp peer: " + Plural.of(count, "ping") + " to " + connect + " done");
             return Main.EXIT_OK;
         } catch (Rping.Failure e) {
             boolean unreachable = e.getMessage().startsWith("connect error") && e.getMessage().contains("cannot"

@@ -112,7 +112,7 @@ final class StatsCommand implements Callable<Integer> {
         }
         for (int i = 0; i < done.size(); i++) {
             if (done.get(i).error() != null) {
-                err.println("rddp: " + names.get(i) + ": " + done.get(i).error());
+                err.println("rddp: " + Outputs.aboutFile(names.get(i), done.get(i).error()));
                 err.println("rddp: everything before that point was counted");
             }
         }
@@ -127,7 +127,7 @@ final class StatsCommand implements Callable<Integer> {
                 return new StatsCollector().decodeAs(decodeAs.mode()).run(reader, progress::update);
             }
         } catch (IOException e) {
-            err.println("rddp: " + file + ": " + e.getMessage());
+            err.println("rddp: " + Outputs.aboutFile(file, e.getMessage()));
             return null;
         }
     }

@@ -44,7 +44,7 @@ class AnalyzeCommandTest {
         Path out = tmp.resolve("r.txt");
         assertThat(run("analyze", "-o", out.toString(), cap("siw/siw-rping-lo.pcap"))).isZero();
         String text = Files.readString(out);
-        assertThat(text).contains("90 frames, 1 MPA streams, 72 PDUs, 70 DDP messages")
+        assertThat(text).contains("90 frames, 1 MPA stream, 72 PDUs, 70 DDP messages")
                 .contains("MPA rev 2 enhanced IRD/ORD 1/1").contains("violations: 0 errors, 0 warnings");
     }
 
@@ -162,6 +162,53 @@ class AnalyzeCommandTest {
     }
 
     @Test
+    void aBadFileIsNamedOnceInEachMessage() throws Exception {
+        Path bad = tmp.resolve("bad.pcap");
+        Files.writeString(bad, "hello, not a capture");
+        Path out = tmp.resolve("r.txt");
+        assertThat(run("analyze", "-o", out.toString(), bad.toString())).isEqualTo(2);
+        assertThat(err.strip()).isEqualTo("rddp: " + bad + ": magic 0x68656c6c is neither pcap, pcapng nor gzip"
+                + " (at file offset 0)");
+        assertThat(Files.readString(out).strip()).isEqualTo(bad + ": cannot read: magic 0x68656c6c is neither pcap,"
+                + " pcapng nor gzip (at file offset 0)");
+        byte[] whole = Files.readAllBytes(RepoPaths.pcaps().resolve("siw/siw-rping-lo.pcap"));
+        Path cut = tmp.resolve("cut.pcap");
+        Files.write(cut, Arrays.copyOf(whole, whole.length / 2 + 5));
+        assertThat(run("analyze", "-o", out.toString(), cut.toString())).isEqualTo(2);
+        assertThat(err.lines()).allSatisfy(l -> assertThat(l.split(java.util.regex.Pattern.quote(cut.toString()), -1))
+                .as("the path appears at most once in: " + l).hasSizeLessThanOrEqualTo(2));
+        assertThat(Files.readString(out).lines().filter(l -> l.startsWith("incomplete: ")))
+                .singleElement().asString().doesNotContain(cut.toString()).contains("offset");
+    }
+
+    @Test
+    void aMissingFileIsToldOnceWhenTheTextReportGoesToTheTerminal() {
+        // the text report on standard output says "FILE: cannot read: no such file"; standard error does not repeat it
+        Object[] r = CliRun.run("analyze", tmp.resolve("missing.pcap").toString());
+        assertThat(r[0]).isEqualTo(2);
+        assertThat((String) r[2]).doesNotContain("missing.pcap");
+        // with -o the report is in a file: standard error says it
+        assertThat(run("analyze", "-o", tmp.resolve("r.txt").toString(), tmp.resolve("missing.pcap").toString()))
+                .isEqualTo(2);
+        assertThat(err.strip()).isEqualTo("rddp: " + tmp.resolve("missing.pcap") + ": no such file");
+    }
+
+    @Test
+    void countsOfOneAreSingular() throws Exception {
+        Path out = tmp.resolve("r.txt");
+        run("analyze", "--stags", RepoPaths.pcaps().resolve("violations/access-read-only.stags.json").toString(), "-o",
+                out.toString(), cap("violations/access-read-only.pcap"));
+        String text = Files.readString(out);
+        assertThat(text).contains(": 9 frames, 1 MPA stream, 3 PDUs, 1 DDP message\n")
+                .contains("client → server  1 message (Write 1), 64 bytes placed, 0 bytes delivered")
+                .contains("violations: 2 errors, 0 warnings, 0 info")
+                .contains("×1  frame 7\n");
+        run("analyze", "-o", out.toString(), cap("violations/access-read-only.pcap"), cap("violations/crc-bad.pcap"));
+        assertThat(Files.readString(out)).contains("total: 2 files (").contains("2 MPA streams; violations: 1 error,"
+                + " 1 warning,");
+    }
+
+    @Test
     void truncatedCaptureReportsWhatWasAnalysedThenExitsTwo() throws Exception {
         byte[] whole = Files.readAllBytes(RepoPaths.pcaps().resolve("siw/siw-rping-lo.pcap"));
         Path cut = tmp.resolve("cut.pcap");
@@ -169,7 +216,7 @@ class AnalyzeCommandTest {
         Path out = tmp.resolve("r.txt");
         assertThat(run("analyze", "-o", out.toString(), cut.toString())).isEqualTo(2);
         assertThat(err).contains("cut.pcap").containsPattern("offset \\d+").doesNotContain("Exception");
-        assertThat(Files.readString(out)).contains("incomplete:").contains("1 MPA streams");
+        assertThat(Files.readString(out)).contains("incomplete:").contains("1 MPA stream,");
     }
 
     @Test

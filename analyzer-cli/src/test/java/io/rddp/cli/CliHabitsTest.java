@@ -177,8 +177,8 @@ class CliHabitsTest {
         Path out = tmp.resolve("total.txt");
         run("analyze", "-q", "-o", out.toString(), cap("generated/terminate.pcap"), cap("siw/siw-rping-lo.pcap"));
         String[] lines = Files.readString(out).strip().split("\n");
-        assertThat(lines[lines.length - 1]).startsWith("total: 2 files (1 violations, 1 clean), ")
-                .contains("violations: 1 errors");
+        assertThat(lines[lines.length - 1]).startsWith("total: 2 files (1 with violations, 1 clean), ")
+                .contains("violations: 1 error, 0 warnings");
     }
 
     @Test

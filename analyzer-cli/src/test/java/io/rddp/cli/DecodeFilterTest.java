@@ -36,6 +36,34 @@ class DecodeFilterTest {
     }
 
     @Test
+    void addressesAndCidrBlocksSelectThePdusOfTheirConnections() throws Exception {
+        // siw-rping-lo.pcap: rping over the loopback of a guest whose address is 10.0.2.15, both ends: every PDU
+        List<String> all = frames("siw/siw-rping-lo.pcap", "frame");
+        assertThat(all).hasSize(72);
+        assertThat(frames("siw/siw-rping-lo.pcap", "ip.addr == 10.0.2.15")).isEqualTo(all);
+        assertThat(frames("siw/siw-rping-lo.pcap", "ip.src == 10.0.2.0/24 && tcp.port in {7174, 4791}")).isEqualTo(all);
+        assertThat(frames("siw/siw-rping-lo.pcap", "ip.addr != 10.0.2.15")).isEmpty();
+        assertThat(frames("siw/siw-rping-lo.pcap", "ipv6.addr == ::1")).isEmpty();
+        // mixed.pcap: 10.0.0.1 → 10.0.0.2, fd00::3 → fd00::4, 10.0.2.1 → 10.0.2.2 (the frames tshark gives for the same
+        // filters, TsharkFilterDifferentialTest)
+        assertThat(frames("generated/mixed.pcap", "ip.addr == 10.0.2.0/24").stream().distinct())
+                .containsExactly("16", "17", "28", "29", "30", "40", "41", "42", "52", "53", "54");
+        assertThat(frames("generated/mixed.pcap", "ipv6.addr == fd00::/8").stream().distinct())
+                .containsExactly("10", "11", "26", "27", "38", "39", "50", "51");
+        assertThat(frames("generated/mixed.pcap", "ipv6.addr in {fd00::1..fd00::3}"))
+                .isEqualTo(frames("generated/mixed.pcap", "ipv6.addr == fd00::3")).isNotEmpty();
+    }
+
+    @Test
+    void aMalformedAddressPointsAtItsColumn() {
+        Object[] r = run("decode", "-Y", "ip.addr == 10.0.2.256",
+                RepoPaths.pcaps().resolve("siw/siw-rping-lo.pcap").toString());
+        assertThat(r[0]).isEqualTo(2);
+        assertThat((String) r[2]).contains("rddp: -Y: column 19: '256' in '10.0.2.256' is above 255",
+                "  ip.addr == 10.0.2.256\n                    ^");
+    }
+
+    @Test
     void violationReadsTheFileTwiceAndMarksTheKeyFrames() throws Exception {
         // the .expected file of this corpus capture lists one error, ddp.untagged.msn, at frame 8
         assertThat(frames("violations/msn-skipped-terminated.pcap", "violation")).containsExactly("8");

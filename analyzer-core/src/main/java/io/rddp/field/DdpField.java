@@ -23,7 +23,8 @@ public final class DdpField {
             "The 4 Rsvd bits of the control field: zero on transmit, not checked on receive", CONTROL);
     public static final Field VERSION = L.number(DDP, "version", "DDP version (DV)",
             "DV: 1 for RFC 5041", CONTROL);
-    public static final Field RSVD_ULP = L.number(DDP, "rsvdUlp", "Reserved for ULP",
+    // hex, as Wireshark shows it (iwarp_ddp.rsvdulp, FT_BYTES): RDMAP's control field and Invalidate STag live there
+    public static final Field RSVD_ULP = L.hex32(DDP, "rsvdUlp", "Reserved for ULP",
             "RsvdULP: 8 bits (tagged) or 40 bits (untagged) the ULP owns; RDMAP keeps its control field there",
             "RFC 5041 §4.2, §4.3");
     public static final Field STAG = L.hex32(DDP, "stag", "STag",

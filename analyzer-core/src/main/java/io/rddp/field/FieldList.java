@@ -33,6 +33,10 @@ final class FieldList {
         return add(layer, name, label, FieldType.TEXT, Base.NONE, description, rfc);
     }
 
+    Field address(Layer layer, String name, FieldType family, String label, String description, String rfc) {
+        return add(layer, name, label, family, Base.NONE, description, rfc);
+    }
+
     List<Field> all() {
         return List.copyOf(fields);
     }

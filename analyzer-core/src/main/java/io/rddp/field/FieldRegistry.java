@@ -22,7 +22,7 @@ public final class FieldRegistry {
             RdmapField.TERMINATED_DDP, RdmapField.TERMINATED_READ_REQUEST, RpcRdmaField.RPCRDMA, RpcRdmaField.READS,
             RpcRdmaField.WRITES, RpcRdmaField.WRITE_SEGMENTS, RpcRdmaField.REPLY, RpcRdmaField.REPLY_SEGMENTS,
             RpcRdmaField.SEGMENT, RpcField.RPC, ChunkField.CHUNK, CaptureField.VIOLATIONS, CaptureField.TCP,
-            CaptureField.IP);
+            CaptureField.IP, CaptureField.IPV6);
 
     private static final List<Field> FIELDS = Stream.of(FrameField.ALL, MpaField.ALL, DdpField.ALL, RdmapField.ALL,
             AtomicField.ALL, RpcRdmaField.ALL, RpcField.ALL, ChunkField.ALL, CaptureField.ALL)

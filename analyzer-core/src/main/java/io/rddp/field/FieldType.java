@@ -10,7 +10,11 @@ public enum FieldType {
     TEXT("text"),
     /** A capture time in epoch nanoseconds, written as {@code "seconds.nanoseconds"} text. */
     TIME("time"),
-    BYTES("bytes");
+    BYTES("bytes"),
+    /** An IPv4 address (Wireshark's FT_IPV4): a display filter compares it with addresses and CIDR blocks. */
+    IPV4("IPv4 address"),
+    /** An IPv6 address (Wireshark's FT_IPV6). */
+    IPV6("IPv6 address");
 
     private final String text;
 

@@ -25,7 +25,10 @@ import java.util.Set;
  *       with several values, e.g. {@code rpcrdma.reads.handle}); {@code !=} when the field is there and no value
  *       equals; any comparison of a field the PDU does not have is false (so {@code !(rdmap.opcode == 3)} and
  *       {@code rdmap.opcode != 3} differ on an MPA Request);</li>
- *   <li>numbers compare as unsigned 64-bit values, text by characters.</li>
+ *   <li>{@code in {...}} is true when some value of the field equals an element of the set or lies in one of its
+ *       ranges;</li>
+ *   <li>numbers compare as unsigned 64-bit values, text by characters, addresses as addresses of their family
+ *       (a CIDR block: whether the address lies in it).</li>
  * </ul>
  * Not thread-safe only in the sense that a {@link FieldRecord} is; the compiled filter itself is immutable.
  */
@@ -77,22 +80,37 @@ public final class DisplayFilter {
         RpcRdmaFields.describe(message, move, record);
         Endpoint src = pdu.source();
         Endpoint dst = pdu.destination();
-        addConnection(record, pdu.stream(), src.addressString(), src.port(), dst.addressString(), dst.port());
+        addConnection(record, pdu.stream(), new IpAddress(src.address()), src.port(), new IpAddress(dst.address()),
+                dst.port());
         addViolations(record, violationChecks, severities);
     }
 
-    /** The {@code tcp.*} and {@code ip.*} names of a PDU. */
+    /**
+     * The {@code tcp.*} and {@code ip.*} or {@code ipv6.*} names of a PDU, from address texts ("10.0.2.15",
+     * "fe80::1"); an address that is not one is left out.
+     */
     public static void addConnection(FieldRecord record, int stream, String srcAddress, int srcPort,
                                      String dstAddress, int dstPort) {
+        addConnection(record, stream, IpAddress.parseOrNull(srcAddress), srcPort, IpAddress.parseOrNull(dstAddress),
+                dstPort);
+    }
+
+    /** The {@code tcp.*} names and, as Wireshark names them, {@code ip.*} of IPv4 or {@code ipv6.*} of IPv6. */
+    public static void addConnection(FieldRecord record, int stream, IpAddress src, int srcPort, IpAddress dst,
+                                     int dstPort) {
         record.put(TCP_STREAM, (long) stream);
         record.put(TCP_SRCPORT, (long) srcPort);
         record.put(TCP_DSTPORT, (long) dstPort);
         record.put(TCP_PORT, (long) srcPort);
         record.put(TCP_PORT, (long) dstPort);
-        record.put(IP_SRC, srcAddress);
-        record.put(IP_DST, dstAddress);
-        record.put(IP_ADDR, srcAddress);
-        record.put(IP_ADDR, dstAddress);
+        if (src != null) {
+            record.put(src.isIpv6() ? IPV6_SRC : IP_SRC, src);
+            record.put(src.isIpv6() ? IPV6_ADDR : IP_ADDR, src);
+        }
+        if (dst != null) {
+            record.put(dst.isIpv6() ? IPV6_DST : IP_DST, dst);
+            record.put(dst.isIpv6() ? IPV6_ADDR : IP_ADDR, dst);
+        }
     }
 
     // the filter names of CaptureField, built once (a record is filled per PDU)
@@ -103,6 +121,9 @@ public final class DisplayFilter {
     private static final String IP_SRC = CaptureField.IP_SRC.key();
     private static final String IP_DST = CaptureField.IP_DST.key();
     private static final String IP_ADDR = CaptureField.IP_ADDR.key();
+    private static final String IPV6_SRC = CaptureField.IPV6_SRC.key();
+    private static final String IPV6_DST = CaptureField.IPV6_DST.key();
+    private static final String IPV6_ADDR = CaptureField.IPV6_ADDR.key();
     private static final String VIOLATION = CaptureField.VIOLATION.key();
     private static final String VIOLATION_CHECK = CaptureField.VIOLATION_CHECK.key();
     private static final String VIOLATION_SEVERITY = CaptureField.VIOLATION_SEVERITY.key();
@@ -122,6 +143,8 @@ public final class DisplayFilter {
             fields.add(p.field());
         } else if (e instanceof Expr.Compare c) {
             fields.add(c.field());
+        } else if (e instanceof Expr.In in) {
+            fields.add(in.field());
         } else if (e instanceof Expr.Not n) {
             collect(n.operand());
         } else if (e instanceof Expr.And a) {
@@ -142,6 +165,17 @@ public final class DisplayFilter {
             List<Object> values = r.get(p.field());
             if (!values.isEmpty() && values.get(0) instanceof Boolean) return values.contains(Boolean.TRUE);
             return true;
+        }
+        if (e instanceof Expr.In in) {
+            for (Object v : r.get(in.field())) {
+                for (Expr.Element el : in.elements()) {
+                    if (el.high() == null ? compare(v, Op.EQ, el.low())
+                            : compare(v, Op.GE, el.low()) && compare(v, Op.LE, el.high())) {
+                        return true;
+                    }
+                }
+            }
+            return false;
         }
         Expr.Compare c = (Expr.Compare) e;
         List<Object> values = r.get(c.field());
@@ -174,6 +208,12 @@ public final class DisplayFilter {
             cmp = a.compareTo(b);
         } else if (v instanceof byte[] a && l instanceof byte[] b) {
             cmp = java.util.Arrays.equals(a, b) ? 0 : 1;
+        } else if (v instanceof IpAddress a && l instanceof IpPrefix p) {
+            // the parser allows only == and != with a CIDR block
+            cmp = p.contains(a) ? 0 : 1;
+        } else if (v instanceof IpAddress a && l instanceof IpAddress b) {
+            if (a.isIpv6() != b.isIpv6()) return false; // the parser keeps families apart; never ordered across
+            cmp = a.compareTo(b);
         } else {
             return false;
         }

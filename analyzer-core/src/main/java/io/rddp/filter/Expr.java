@@ -23,13 +23,17 @@ public sealed interface Expr {
         }
     }
 
-    /** A literal: Long (an unsigned 64-bit number), Boolean, String or byte[] (a bytes field's hex string). */
+    /**
+     * A literal: Long (an unsigned 64-bit number), Boolean, String, byte[] (a bytes field's hex string),
+     * {@link IpAddress} or {@link IpPrefix} (a CIDR block).
+     */
     record Literal(Object value) {
         @Override
         public String toString() {
             if (value instanceof Long n) return Long.toUnsignedString(n);
             if (value instanceof Boolean b) return b.toString();
             if (value instanceof byte[] b) return quote(HexFormat.of().formatHex(b));
+            if (value instanceof IpAddress || value instanceof IpPrefix) return value.toString();
             return quote((String) value);
         }
 
@@ -71,10 +75,32 @@ public sealed interface Expr {
         }
     }
 
+    /** {@code field in {a, b..c}}: some value of the field is one of the elements (Wireshark 4 writes commas). */
+    record In(String field, java.util.List<Element> elements) implements Expr {
+        public In {
+            elements = java.util.List.copyOf(elements);
+        }
+
+        @Override
+        public String toString() {
+            StringBuilder sb = new StringBuilder(field).append(" in {");
+            for (int i = 0; i < elements.size(); i++) sb.append(i > 0 ? ", " : "").append(elements.get(i));
+            return sb.append('}').toString();
+        }
+    }
+
+    /** One element of a set: a value ({@code high} null) or the range {@code low..high}, both ends included. */
+    record Element(Literal low, Literal high) {
+        @Override
+        public String toString() {
+            return high == null ? low.toString() : low + ".." + high;
+        }
+    }
+
     record Not(Expr operand) implements Expr {
         @Override
         public String toString() {
-            return "!" + (operand instanceof Compare ? "(" + operand + ")" : operand.toString());
+            return "!" + (operand instanceof Compare || operand instanceof In ? "(" + operand + ")" : operand.toString());
         }
     }
 

@@ -16,12 +16,13 @@ import java.util.Map;
  * Every name the display filter knows, derived from {@link FieldRegistry}: the fields as {@code decode -V} and the
  * JSON lines show them, their keys joined with '.' ({@code rdmap.readRequest.srcStag}), the layers themselves
  * ({@code rdmap}, {@code rpcrdma}, ...: true when the PDU has that layer) and the names from outside the PDU
- * ({@code violation}, {@code violation.check}, {@code violation.severity}, {@code tcp.*}, {@code ip.*}).
+ * ({@code violation}, {@code violation.check}, {@code violation.severity}, {@code tcp.*}, {@code ip.*},
+ * {@code ipv6.*}).
  */
 public final class FilterFields {
 
     /** Kind of a name: a value type, or a layer/group that can only be tested for presence. */
-    public enum Kind { NUMBER, BOOLEAN, TEXT, BYTES, LAYER }
+    public enum Kind { NUMBER, BOOLEAN, TEXT, BYTES, IPV4, IPV6, LAYER }
 
     /** One filter name. */
     public record Field(String name, Kind kind, String description) {
@@ -53,6 +54,8 @@ public final class FilterFields {
             case BOOLEAN -> Kind.BOOLEAN;
             case TEXT, TIME -> Kind.TEXT;
             case BYTES -> Kind.BYTES;
+            case IPV4 -> Kind.IPV4;
+            case IPV6 -> Kind.IPV6;
         };
     }
 

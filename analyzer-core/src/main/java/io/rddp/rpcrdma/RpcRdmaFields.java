@@ -1,5 +1,6 @@
 package io.rddp.rpcrdma;
 
+import io.rddp.Plural;
 import io.rddp.decode.FieldSink;
 import io.rddp.field.ChunkField;
 import io.rddp.field.Layer;
@@ -48,7 +49,7 @@ public final class RpcRdmaFields {
                 out.emit(RpcRdmaField.THRESHOLD, h.threshold());
             }
             if (h.version() == 1 && h.proc() != Proc.RDMA_ERROR && h.proc() != Proc.RDMA_DONE) {
-                out.open(RpcRdmaField.READS, "Read list (" + h.readList().size() + " segments)");
+                out.open(RpcRdmaField.READS, "Read list (" + Plural.of(h.readList().size(), "segment") + ")");
                 for (ReadSegment s : h.readList()) {
                     out.openItem("Read segment: position " + s.position());
                     out.emit(RpcRdmaField.POSITION, s.position());
@@ -56,7 +57,7 @@ public final class RpcRdmaFields {
                     out.end();
                 }
                 out.close(RpcRdmaField.READS);
-                out.open(RpcRdmaField.WRITES, "Write list (" + h.writeList().size() + " chunks)");
+                out.open(RpcRdmaField.WRITES, "Write list (" + Plural.of(h.writeList().size(), "chunk") + ")");
                 for (List<RdmaSegment> w : h.writeList()) {
                     out.openItem(chunkLabel("Write chunk", w));
                     segments(RpcRdmaField.WRITE_SEGMENTS, w, out);
@@ -85,7 +86,7 @@ public final class RpcRdmaFields {
     }
 
     private static String chunkLabel(String label, List<RdmaSegment> w) {
-        return label + " (" + w.size() + " segments, " + RpcRdmaHeader.length(w) + " octets)";
+        return label + " (" + Plural.of(w.size(), "segment") + ", " + Plural.of(RpcRdmaHeader.length(w), "octet") + ")";
     }
 
     private static void segments(Layer list, List<RdmaSegment> w, FieldSink out) {

@@ -12,6 +12,7 @@ import io.rddp.rdmap.ReadRequest;
 import io.rddp.rdmap.RdmapEncoder;
 import io.rddp.rdmap.Terminate;
 import io.rddp.sink.SinkModel;
+import io.rddp.sink.StagFile;
 import io.rddp.sink.StagRegistration;
 import io.rddp.sink.StagRegistry;
 import io.rddp.tcp.Direction;
@@ -26,6 +27,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -36,6 +38,7 @@ import static io.rddp.tcp.Direction.SERVER_TO_CLIENT;
 /**
  * The captures of pcaps/violations/: each breaks one rule, built with the project's encoder and nothing else
  * wrong. Deterministic, so {@code ViolationCorpusTest} checks that the checked-in files are exactly what this writes.
+ * Cases that need STag registrations ship them as NAME.stags.json beside the capture ({@link #STAGS}).
  * Rewrite them with: mvn -pl analyzer-core test -Dtest=ViolationCorpusTest -Drddp.updateCorpus=true
  */
 final class ViolationCorpus {
@@ -451,25 +454,36 @@ final class ViolationCorpus {
         RpcRdmaCorpus.addTo(CASES);
     }
 
-    /** What `--stags` tells the analyzer for the cases that need a registration (the others run without). */
-    private static final Map<String, java.util.function.Supplier<StagRegistry>> STAGS = Map.of(
-            "tagged-bounds", () -> StagRegistry.empty().add(StagRegistration.of(STAG, TO, 64,
-                    Set.of(StagRegistration.Access.WRITE))),
-            "tagged-stag-expired", () -> StagRegistry.empty().add(new StagRegistration(STAG, TO, 4096,
+    /**
+     * The registrations the cases that need them ship beside their capture as NAME.stags.json, what
+     * {@code rddp analyze --stags} would be told; the tests read those files, so the CLI and the tests run the same
+     * registrations.
+     */
+    static final Map<String, List<StagRegistration>> STAGS = Map.of(
+            "tagged-bounds", List.of(StagRegistration.of(STAG, TO, 64, Set.of(StagRegistration.Access.WRITE))),
+            "tagged-stag-expired", List.of(new StagRegistration(STAG, TO, 4096,
                     Set.of(StagRegistration.Access.WRITE), null, Set.of(), 0, 1)),
-            "read-source-stag-expired", () -> StagRegistry.empty().add(new StagRegistration(0x99_0000L, 0, 1 << 20,
+            "read-source-stag-expired", List.of(new StagRegistration(0x99_0000L, 0, 1 << 20,
                     Set.of(StagRegistration.Access.READ), null, Set.of(), 0, 1)),
-            "access-read-only", () -> StagRegistry.empty().add(StagRegistration.of(STAG, TO, 4096,
-                    Set.of(StagRegistration.Access.READ))),
-            "access-write-only", () -> StagRegistry.empty().add(StagRegistration.of(STAG, TO, 4096,
-                    Set.of(StagRegistration.Access.WRITE))),
-            "stag-other-stream", () -> StagRegistry.empty().add(new StagRegistration(STAG, TO, 4096,
+            "access-read-only", List.of(StagRegistration.of(STAG, TO, 4096, Set.of(StagRegistration.Access.READ))),
+            "access-write-only", List.of(StagRegistration.of(STAG, TO, 4096, Set.of(StagRegistration.Access.WRITE))),
+            "stag-other-stream", List.of(new StagRegistration(STAG, TO, 4096,
                     Set.of(StagRegistration.Access.WRITE), null, Set.of(7), 0, Long.MAX_VALUE)));
 
-    /** The analyzer `rddp analyze` would be for this case: default options, the case's STags if it has any. */
-    static Analyzer analyzer(String name) {
-        var stags = STAGS.get(name);
-        return new Analyzer(SinkModel.Options.defaults(), stags != null ? stags.get() : StagRegistry.empty());
+    /** The sidecar of a case: the registrations `rddp analyze --stags` reads for it (checked in only where needed). */
+    static Path stagsFile(String name) {
+        return dir().resolve(name + ".stags.json");
+    }
+
+    /**
+     * The analyzer `rddp analyze [--stags NAME.stags.json] NAME.pcap` is: default options and the registrations of
+     * the checked-in sidecar, if the case has one.
+     */
+    static Analyzer analyzer(String name) throws IOException {
+        StagRegistry registry = StagRegistry.empty();
+        Path stags = stagsFile(name);
+        if (Files.exists(stags)) StagFile.read(stags).forEach(registry::add);
+        return new Analyzer(SinkModel.Options.defaults(), registry);
     }
 
     /**
@@ -506,7 +520,11 @@ final class ViolationCorpus {
 
     static void writeAll() throws IOException {
         Files.createDirectories(dir());
-        for (String name : CASES.keySet()) Files.write(dir().resolve(name + ".pcap"), build(name));
+        for (String name : CASES.keySet()) {
+            Files.write(dir().resolve(name + ".pcap"), build(name));
+            if (STAGS.containsKey(name)) Files.writeString(stagsFile(name), StagFile.write(STAGS.get(name)));
+            else Files.deleteIfExists(stagsFile(name));
+        }
     }
 
     static String expectedFile(String name) {

@@ -6,6 +6,7 @@ import io.rddp.capture.CaptureReader;
 import io.rddp.capture.CaptureReaders;
 import io.rddp.sink.Check;
 import io.rddp.sink.Severity;
+import io.rddp.sink.StagFile;
 import io.rddp.sink.Violation;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
@@ -29,8 +30,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the violation names one, the Terminate type a conforming receiver sends ("L/E/C"), of every warning and error the
  * analysis must report: exactly those, no more. Info lines are listed only for the checks a file names at info (they
  * are then compared too). The captures are also checked to be exactly what {@link ViolationCorpus} builds, so the
- * corpus can always be regenerated; {@code -Drddp.updateCorpus=true} rewrites captures and expected files (review
- * the diff before committing).
+ * corpus can always be regenerated; {@code -Drddp.updateCorpus=true} rewrites captures, STag sidecars and expected
+ * files (review the diff before committing). A case that needs STag registrations is analysed with those of its
+ * sidecar NAME.stags.json, as {@code rddp analyze --stags NAME.stags.json NAME.pcap} is (ViolationCorpusCliTest in
+ * analyzer-cli runs that command over the corpus).
  * <p>
  * Together the files provoke every {@link Check}, with its severity and Terminate type, but for
  * {@link #NOT_FROM_A_CAPTURE}.
@@ -83,6 +86,14 @@ class ViolationCorpusTest {
             Path pcap = ViolationCorpus.dir().resolve(name + ".pcap");
             assertThat(Files.readAllBytes(pcap)).as("%s is what ViolationCorpus builds", pcap)
                     .isEqualTo(ViolationCorpus.build(name));
+            Path stags = ViolationCorpus.stagsFile(name);
+            if (ViolationCorpus.STAGS.containsKey(name)) {
+                assertThat(stags).as("the STag sidecar ViolationCorpus writes").exists();
+                assertThat(Files.readString(stags)).as("%s is what ViolationCorpus writes", stags)
+                        .isEqualTo(StagFile.write(ViolationCorpus.STAGS.get(name)));
+            } else {
+                assertThat(stags).as("a case without registrations has no sidecar").doesNotExist();
+            }
             Analysis a = analyze(name);
             Path file = ViolationCorpus.dir().resolve(ViolationCorpus.expectedFile(name));
             if (update) {
@@ -97,6 +108,27 @@ class ViolationCorpusTest {
                     .containsExactlyInAnyOrderElementsOf(want);
             assertThat(want).as("the corpus case breaks something").isNotEmpty();
         }));
+    }
+
+    @Test
+    void everyFileOfTheCorpusBelongsToACase() throws IOException {
+        try (Stream<Path> files = Files.list(ViolationCorpus.dir())) {
+            assertThat(files.map(p -> p.getFileName().toString())
+                    .filter(f -> !f.endsWith(".pcap") && !f.endsWith(".expected") && !f.endsWith(".stags.json")
+                            || !ViolationCorpus.CASES.containsKey(f.replaceFirst("\\.(pcap|expected|stags\\.json)$", ""))))
+                    .as("files in pcaps/violations that no case of ViolationCorpus writes").isEmpty();
+        }
+    }
+
+    @Test
+    void theSidecarsAreWhatChangesTheVerdict() throws IOException {
+        // without its registration the Write to a read-only buffer is merely unverifiable (info): the sidecar matters
+        try (CaptureReader r = CaptureReaders.open(ViolationCorpus.dir().resolve("access-read-only.pcap"))) {
+            Analysis bare = new Analyzer(io.rddp.sink.SinkModel.Options.defaults(), io.rddp.sink.StagRegistry.empty())
+                    .run(r, () -> { });
+            assertThat(bare.violations()).allMatch(v -> v.severity() == Severity.INFO);
+        }
+        assertThat(actual(analyze("access-read-only"), Set.of())).contains("error security.access 7 1/1/0");
     }
 
     @Test

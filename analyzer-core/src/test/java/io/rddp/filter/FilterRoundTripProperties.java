@@ -35,7 +35,10 @@ class FilterRoundTripProperties {
                 Arbitraries.of(TEXTS).flatMap(f -> Arbitraries.of(Op.EQ, Op.CONTAINS, Op.LT).flatMap(op ->
                         Arbitraries.strings().ofMaxLength(6).withChars("ab\"\\ &|()=!")
                                 .map(s -> (Expr) new Expr.Compare(f, op, new Literal(s))))),
-                Arbitraries.of("rdmap", "ddp", "violation", "rpcrdma", "ddp.last").map(Expr.Present::new));
+                Arbitraries.of("rdmap", "ddp", "violation", "rpcrdma", "ddp.last").map(Expr.Present::new),
+                addresses(),
+                Arbitraries.longs().list().ofMinSize(1).ofMaxSize(3).map(ns -> (Expr) new Expr.In("tcp.port",
+                        ns.stream().map(n -> new Expr.Element(new Literal(n), null)).toList())));
         if (depth == 0) return leaf;
         Arbitrary<Expr> sub = expr(depth - 1);
         return Arbitraries.frequencyOf(
@@ -43,6 +46,18 @@ class FilterRoundTripProperties {
                 net.jqwik.api.Tuple.of(1, sub.map(Expr.Not::new)),
                 net.jqwik.api.Tuple.of(1, net.jqwik.api.Combinators.combine(sub, sub).as(Expr.And::new)),
                 net.jqwik.api.Tuple.of(1, net.jqwik.api.Combinators.combine(sub, sub).as(Expr.Or::new)));
+    }
+
+    /** Comparisons of ip.* and ipv6.* with addresses and CIDR blocks of their family. */
+    private Arbitrary<Expr> addresses() {
+        return Arbitraries.of(true, false).flatMap(v6 -> Arbitraries.bytes().array(byte[].class).ofSize(v6 ? 16 : 4)
+                .flatMap(octets -> Arbitraries.integers().between(-1, v6 ? 128 : 32).flatMap(bits ->
+                        Arbitraries.of(Op.EQ, Op.NE, Op.LT, Op.GE).map(op -> {
+                            IpAddress a = new IpAddress(octets);
+                            boolean block = bits >= 0 && (op == Op.EQ || op == Op.NE);
+                            return (Expr) new Expr.Compare(v6 ? "ipv6.addr" : "ip.src", op,
+                                    new Literal(block ? new IpPrefix(a, bits) : a));
+                        }))));
     }
 
     @Property(tries = 500)
