@@ -16,7 +16,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** Filters over the real captures, and the registry against every key the decoders emit. */
 class DisplayFilterCaptureTest {
 
-    private static List<Long> frames(String capture, String filter) throws Exception {
+    /** The frames of the PDUs of {@code capture} that {@code filter} selects, in capture order. */
+    static List<Long> frames(String capture, String filter) throws Exception {
         DisplayFilter f = DisplayFilter.compile(filter);
         FieldRecord r = new FieldRecord();
         List<Long> out = new ArrayList<>();

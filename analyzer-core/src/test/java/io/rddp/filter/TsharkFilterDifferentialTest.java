@@ -1,11 +1,6 @@
 package io.rddp.filter;
 
-import io.rddp.capture.CaptureReader;
-import io.rddp.capture.CaptureReaders;
-import io.rddp.decode.DecodePipeline;
 import io.rddp.decode.TsharkDifferentialTest;
-import io.rddp.rpcrdma.RpcRdmaListener;
-import io.rddp.rpcrdma.RpcRdmaStage;
 import io.rddp.testing.RepoPaths;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
@@ -48,16 +43,7 @@ class TsharkFilterDifferentialTest {
     }
 
     private static TreeSet<Long> ours(String capture, String filter) throws Exception {
-        DisplayFilter f = DisplayFilter.compile(filter);
-        FieldRecord r = new FieldRecord();
-        TreeSet<Long> out = new TreeSet<>();
-        try (CaptureReader reader = CaptureReaders.open(RepoPaths.root().resolve(capture))) {
-            new DecodePipeline(new RpcRdmaStage((RpcRdmaListener) (pdu, m, mv) -> {
-                DisplayFilter.describe(pdu, m, mv, null, null, r);
-                if (f.matches(r)) out.add(pdu.frame());
-            }, RpcRdmaStage.DecodeAs.AUTO)).run(reader);
-        }
-        return out;
+        return new TreeSet<>(DisplayFilterCaptureTest.frames(capture, filter));
     }
 
     private static TreeSet<Long> tshark(String capture, String filter) throws IOException, InterruptedException {
