@@ -43,6 +43,16 @@ reboot_after_oops() {
   echo "$f"
 }
 
+# Waits (at most $3 s, default 15) until a host process listens on 127.0.0.1:$1 while pid $2 lives.
+wait_host_listen() {
+  local i
+  for i in $(seq 1 $((${3:-15} * 4))); do
+    ss -Hltn "sport = :$1" 2>/dev/null | grep -q . && return 0
+    kill -0 "$2" 2>/dev/null || return 0   # it died: the caller reports its log
+    sleep 0.25
+  done
+}
+
 # start_dut PROFILE: the DUT side of a profile, from scratch.
 start_dut() {
   labcmd stop agent >/dev/null 2>&1 || true
@@ -127,12 +137,8 @@ conform_profile() {
         $(scale_args) --report "$report" \
         --on-dead "'$LAB_DIR/lab' revive rping-client" \
         "${args[@]}" "$@" &
-      local pid=$! i rc
-      for i in $(seq 1 120); do
-        ss -Hltn "sport = :7174" 2>/dev/null | grep -q . && break
-        kill -0 "$pid" 2>/dev/null || break
-        sleep 0.25
-      done
+      local pid=$! rc
+      wait_host_listen 7174 "$pid" 30
       kill -0 "$pid" 2>/dev/null && start_dut rping-client
       wait "$pid"
       rc=$?
@@ -231,16 +237,6 @@ lab_conform() {
     say "compatibility matrix: docs/siw-compatibility.md"
   fi
   return $worst
-}
-
-# Waits (at most 15 s) until a host process listens on 127.0.0.1:$1 while pid $2 lives.
-wait_host_listen() {
-  local i
-  for i in $(seq 1 60); do
-    ss -Hltn "sport = :$1" 2>/dev/null | grep -q . && return 0
-    kill -0 "$2" 2>/dev/null || return 0   # it died: the step reports its log
-    sleep 0.25
-  done
 }
 
 # Waits (at most 15 s) until something in the guest listens on TCP port $1 (rdma_cm listens through siw's socket).
