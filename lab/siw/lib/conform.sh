@@ -15,14 +15,38 @@ start_rping() {
   labcmd spawn rping -- "while :; do rping -s -a $GUEST_IP -p 7777 $*; sleep 0.2; done"
 }
 
-# rping_ready SECONDS: waits until the restart loop's rping -s is a fresh one that listens on guest port 7777 and no
-# socket of the connection before it is left (a connection made earlier lands in the old listener's backlog, where
-# nobody answers it); exit 1 if that does not happen in time. What `rddp conform --ready-cmd` asks between scenarios.
+# rping_ready SECONDS: waits until the restart loop runs a fresh rping -s (not the one this probe last reported:
+# that one served the last connection and may still hold its listener while it exits, and a connection made then lands
+# in a backlog nobody answers) and it listens on guest port 7777; exit 1 if that does not happen in time. What
+# `rddp conform --ready-cmd` asks before each connection. Sockets of earlier connections left in TIME_WAIT or other
+# closing states do not matter: a new connection only meets the listener.
+# siw 6.12 now and then never tells rping -s that its connection closed (no RDMA_CM_EVENT_DISCONNECTED: its threads
+# wait in ucma_get_event and on a CQ event while the TCP connection is gone), so that rping -s never exits. The probe
+# kills an rping -s that outlives its connection by RPING_STUCK_S seconds, prints a line saying so (rddp conform shows
+# it) and keeps it in $STATE/rping-stuck.log; the restart loop starts the next one.
+RPING_STUCK_S=2
 rping_ready() {
-  labcmd exec --timeout "$(($1 + 5))" -- "i=0; while :; do
-      n=\$(ps | grep -cE 'root +rping -s'); t=\$(awk '\$2 ~ /:1E61\$/' /proc/net/tcp)
-      [ \"\$n\" = 1 ] && echo \"\$t\" | grep -q ' 0A ' && [ \$(echo \"\$t\" | grep -c .) = 1 ] && exit 0
-      i=\$((i+1)); [ \$i -gt $(($1 * 20)) ] && exit 1; sleep 0.05; done" >/dev/null 2>&1
+  local out rc
+  set +e
+  out=$(labcmd exec --timeout "$(($1 + 5))" -- "i=0; gone=0; last=\$(cat /tmp/rping-ready.pid 2>/dev/null); while :; do
+      p=\$(ps | awk '\$3 == \"rping\" && \$4 == \"-s\" {print \$1}')
+      t=\$(awk '\$2 ~ /:1E61\$/ {print \$4}' /proc/net/tcp)
+      if [ \"\$(echo \"\$p\" | grep -c .)\" = 1 ] && [ \"\$p\" != \"\$last\" ] && echo \"\$t\" | grep -qx 0A; then
+        echo \"\$p\" > /tmp/rping-ready.pid; exit 0
+      fi
+      if [ -n \"\$last\" ] && [ \"\$p\" = \"\$last\" ] && ! echo \"\$t\" | grep -qx 01; then
+        gone=\$((gone+1))
+        if [ \$gone -gt $((RPING_STUCK_S * 20)) ]; then kill -9 \"\$p\"; echo \"stuck \$p\"; gone=0; fi
+      else gone=0; fi
+      i=\$((i+1)); [ \$i -gt $(($1 * 20)) ] && exit 1; sleep 0.05; done" 2>/dev/null)
+  rc=$?
+  set -e
+  local pid
+  for pid in $(echo "$out" | sed -n 's/^stuck //p'); do
+    echo "$(date -u +%FT%TZ) $pid" >> "$STATE/rping-stuck.log"
+    echo "lab: rping -s (guest pid $pid) had not exited ${RPING_STUCK_S} s after its connection was gone (siw delivered no DISCONNECTED): killed, the loop restarts it"
+  done
+  return $rc
 }
 
 # The first line of a guest kernel Oops, or nothing. siw 6.1 has NULL dereferences reachable from the wire (see the

@@ -225,7 +225,7 @@ final class ConformCommand implements Callable<Integer> {
         Timeouts timeouts = Timeouts.defaults().scaled(timeoutScale == null ? 1.0 : timeoutScale);
         Dut dut;
         try {
-            dut = open(dutAddr, timeouts, err);
+            dut = open(dutAddr, timeouts, out, err);
         } catch (IOException | DutException e) {
             err.println("rddp: the DUT cannot be reached: " + e.getMessage());
             return Main.EXIT_BAD_INPUT;
@@ -470,7 +470,7 @@ final class ConformCommand implements Callable<Integer> {
         return Gate.decide(List.of(r), base, policy).lines().get(0).failing();
     }
 
-    private Dut open(InetSocketAddress dutAddr, Timeouts t, PrintWriter err) throws IOException, DutException {
+    private Dut open(InetSocketAddress dutAddr, Timeouts t, PrintWriter out, PrintWriter err) throws IOException, DutException {
         switch (profile) {
             case "agent" -> {
                 if (control == null) {
@@ -532,7 +532,7 @@ final class ConformCommand implements Callable<Integer> {
                 Set<String> cs = new HashSet<>(Set.of("mpa-rev2"));
                 for (String k : caps) cs.add(k.trim());
                 return new RpingDut(dutAddr, cs, restartMs,
-                        readyCmd == null ? Readiness.NONE : new ShellReadiness(readyCmd));
+                        readyCmd == null ? Readiness.NONE : new ShellReadiness(readyCmd, out));
             }
             default -> {
                 err.println("rddp: --profile must be agent, rping or rping-client, got '" + profile + "'");

@@ -207,29 +207,34 @@ public final class AgentDut implements Dut, ActiveDut {
         // a lane whose DUT chose its port is reached there (the DUT is the target host itself, nothing forwards)
         InetSocketAddress to = dutPort != 0 ? target : plus(target, listening.path("port").asInt() - target.getPort());
         ScriptedConnection conn = ScriptedConnection.connect(to, t.connect(), recorder);
-        if (buffer != null) conn.dutStag(buffer.stag(), buffer.to(), buffer.length(), rights(s.bufferAccess()));
-        conn.dutReceives(s.receives(), s.receiveLength());
-        int qp = -1;
-        if (s.request() != null) {
-            conn.sendStartFrame(s.request());
-            if (s.manualAccept()) {
-                try {
-                    qp = accept(listener, t, conn, acceptExtra);
-                } catch (DutException e) {
-                    // a rejecting accept fails the connection on purpose; the Reply says what happened
-                    if (acceptExtra == null || !acceptExtra.path("reject").asBoolean(false)) throw e;
+        try {
+            if (buffer != null) conn.dutStag(buffer.stag(), buffer.to(), buffer.length(), rights(s.bufferAccess()));
+            conn.dutReceives(s.receives(), s.receiveLength());
+            int qp = -1;
+            if (s.request() != null) {
+                conn.sendStartFrame(s.request());
+                if (s.manualAccept()) {
+                    try {
+                        qp = accept(listener, t, conn, acceptExtra);
+                    } catch (DutException e) {
+                        // a rejecting accept fails the connection on purpose; the Reply says what happened
+                        if (acceptExtra == null || !acceptExtra.path("reject").asBoolean(false)) throw e;
+                    }
                 }
+                MpaStartFrame reply = conn.awaitStartFrame(t.connect());
+                if (reply != null && !reply.reject()) {
+                    conn.fullOperation();
+                    if (qp < 0) qp = accept(listener, t, conn, null);
+                }
+            } else if (!s.manualAccept()) {
+                // the scenario runs the MPA exchange itself; the queue pair is taken from the listener when needed
+                lateAccept.put(conn, listener);
             }
-            MpaStartFrame reply = conn.awaitStartFrame(t.connect());
-            if (reply != null && !reply.reject()) {
-                conn.fullOperation();
-                if (qp < 0) qp = accept(listener, t, conn, null);
-            }
-        } else if (!s.manualAccept()) {
-            // the scenario runs the MPA exchange itself; the queue pair is taken from the listener when needed
-            lateAccept.put(conn, listener);
+            return new Session(conn, buffer, qp, s.receives());
+        } catch (Exception | Error e) {
+            conn.close(); // no session holds the connection: the DUT sees it end
+            throw e;
         }
-        return new Session(conn, buffer, qp, s.receives());
     }
 
     /**

@@ -101,17 +101,23 @@ public final class RpingDut implements Dut {
     @Override
     public Session open(Setup s, Recorder recorder, Timeouts t) throws Exception {
         ScriptedConnection conn = connect(recorder, t);
-        conn.dutReceives(2, 16); // rping: one receive, reposted after each Send of the tester
-        Session.DutBuffer buffer = null;
-        if (s.request() != null) {
-            conn.sendStartFrame(s.request());
-            MpaStartFrame reply = conn.awaitStartFrame(t.connect());
-            if (reply != null && !reply.reject()) {
-                conn.fullOperation();
-                if (s.bufferLength() > 0) buffer = learnBuffer(conn, t);
+        try {
+            conn.dutReceives(2, 16); // rping: one receive, reposted after each Send of the tester
+            Session.DutBuffer buffer = null;
+            if (s.request() != null) {
+                conn.sendStartFrame(s.request());
+                MpaStartFrame reply = conn.awaitStartFrame(t.connect());
+                if (reply != null && !reply.reject()) {
+                    conn.fullOperation();
+                    if (s.bufferLength() > 0) buffer = learnBuffer(conn, t);
+                }
             }
+            return new Session(conn, buffer, -1, 2);
+        } catch (Exception | Error e) {
+            // no session holds the connection: closing it here lets rping -s see the end of it and exit
+            conn.close();
+            throw e;
         }
-        return new Session(conn, buffer, -1, 2);
     }
 
     /**
@@ -120,7 +126,8 @@ public final class RpingDut implements Dut {
      * up after {@link #SETTLE_MS} reached a listening rping; others are retried, a bounded number of times.
      */
     private ScriptedConnection connect(Recorder recorder, Timeouts t) throws Exception {
-        if (lastConnect > 0 && !ready.await(t.connect())) {
+        // the probe runs before the first connection too: it tells a fresh rping -s from the one it reported last
+        if (!ready.await(t.connect()) && lastConnect > 0) {
             long wait = restartMs - (System.nanoTime() - lastConnect) / 1_000_000L;
             // pacing, not a wait for an answer: without a readiness probe rping -s gives no sign that it listens
             // again but a connection

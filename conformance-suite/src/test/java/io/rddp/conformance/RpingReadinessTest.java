@@ -23,7 +23,7 @@ class RpingReadinessTest {
     private static final List<String> TWO = List.of("positive.write-then-read", "positive.read.1");
 
     @Test
-    void aReadyDutIsConnectedAtOnceAndReadinessIsAskedBeforeEveryConnectionButTheFirst() throws Exception {
+    void aReadyDutIsConnectedAtOnceAndReadinessIsAskedBeforeEveryConnection() throws Exception {
         List<Long> asked = new ArrayList<>();
         Readiness ready = limitMs -> {
             asked.add(limitMs);
@@ -32,7 +32,7 @@ class RpingReadinessTest {
         // a pacing of ten minutes: the run can only finish in time by trusting readiness
         List<Result> results = run(new RpingDutFactory(600_000, ready));
         assertThat(results).extracting(Result::verdict).containsOnly(Result.Verdict.PASS);
-        assertThat(asked).as("one question per connection after the first, bounded by the connect wait")
+        assertThat(asked).as("one question per connection, the first included, bounded by the connect wait")
                 .isNotEmpty().allMatch(l -> l == Timeouts.defaults().connect());
     }
 
