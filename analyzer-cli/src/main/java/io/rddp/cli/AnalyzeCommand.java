@@ -378,7 +378,7 @@ final class AnalyzeCommand implements Callable<Integer> {
             Analysis a;
             try (Progress progress = Progress.start(reader, noProgress || quiet ? Progress.Mode.OFF : Progress.Mode.AUTO)) {
                 a = new Analyzer(limits(), registry, profile).decodeAs(decodeAs.mode()).threads(threadsPerFile())
-                        .observe(closes).run(reader, progress::update);
+                        .frameHeaders(filter != null).observe(closes).run(reader, progress::update);
             }
             if (filter != null) a = filtered(a, file, filter, matching);
             return new FileResult(file, a, null, closes.byStream, exitCode(a));

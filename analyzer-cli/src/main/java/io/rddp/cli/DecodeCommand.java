@@ -216,8 +216,9 @@ final class DecodeCommand implements Callable<Integer> {
                 };
                 try {
                     // the text's FIN/RST lines read the reader's clock in the listener: that output stays on one thread
+                    // the one-line text shows no fields: only the other outputs and filters need the frames' headers
                     new DecodePipeline(new RpcRdmaStage(listener, decodeAs.mode())).threads(events ? 1 : threads)
-                            .run(reader, progress::update);
+                            .frameHeaders(!text || verbose || f != null).run(reader, progress::update);
                 } catch (CaptureException e) {
                     writer.flush();
                     err.println("rddp: " + Outputs.aboutFile(file, e.getMessage()));

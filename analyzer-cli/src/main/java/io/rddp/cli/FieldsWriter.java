@@ -44,7 +44,7 @@ final class FieldsWriter implements PduWriter {
                 if (v instanceof Long l) {
                     int digits = record.hexDigits(name);
                     line.append(digits == 16 ? JsonlWriter.hex64(l) : digits == 8 ? JsonlWriter.hex32(l)
-                            : Long.toUnsignedString(l));
+                            : digits > 0 ? JsonlWriter.hex(l, digits) : Long.toUnsignedString(l));
                 } else if (v instanceof byte[] b) {
                     line.append(HexFormat.ofDelimiter(":").formatHex(b));
                 } else {

@@ -168,6 +168,11 @@ final class JsonlWriter implements PduWriter, FieldSink {
         hexString(key, value, Math.max(8, (67 - Long.numberOfLeadingZeros(value)) / 4));
     }
 
+    @Override
+    public void hexNumber(String key, String label, long value, int digits) {
+        hexString(key, value, digits);
+    }
+
     /** {@code "0x"} and the low {@code digits} hex digits of value, quoted */
     private void hexString(String key, long value, int digits) {
         field(key);
@@ -186,6 +191,12 @@ final class JsonlWriter implements PduWriter, FieldSink {
     /** At least 8 hex digits, more when the value is wider (never cut to 32 bits). */
     static String hex32(long value) {
         return value >>> 32 == 0 ? "0x" + HexFormat.of().toHexDigits((int) value) : "0x" + Long.toHexString(value);
+    }
+
+    /** {@code 0x} and at least {@code digits} hex digits: Wireshark's BASE_HEX ({@code eth.type} 0x0800). */
+    static String hex(long value, int digits) {
+        String h = Long.toHexString(value);
+        return h.length() >= digits ? "0x" + h : "0x" + "0".repeat(digits - h.length()) + h;
     }
 
     static String hex64(long value) {

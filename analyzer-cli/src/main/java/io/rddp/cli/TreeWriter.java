@@ -70,6 +70,11 @@ final class TreeWriter extends TextWriter implements FieldSink {
     }
 
     @Override
+    public void hexNumber(String key, String label, long value, int digits) {
+        indent().append(label).append(": ").append(JsonlWriter.hex(value, digits)).append('\n');
+    }
+
+    @Override
     public void bool(String key, String label, boolean value) {
         indent().append(label).append(": ").append(value ? "yes" : "no").append('\n');
     }

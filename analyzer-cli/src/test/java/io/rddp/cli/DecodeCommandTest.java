@@ -71,6 +71,45 @@ class DecodeCommandTest {
     }
 
     @Test
+    void verboseOutputShowsTheFramesEthernetIpAndTcpHeadersBeforeMpa() throws Exception {
+        // frame 4 of siw-rping-lo, the MPA Request: the values tshark -V shows for that frame
+        Path out = decodeTo("decode", "-V", "-Y", "frame == 4", RepoPaths.pcaps().resolve("siw/siw-rping-lo.pcap").toString());
+        assertThat(Files.readAllLines(out)).containsSubsequence("    Ethernet II",
+                "        Destination: 00:00:00:00:00:00", "        Type: 0x0800", "    Internet Protocol Version 4",
+                "        Differentiated Services Field: 0x00", "        Identification: 0x98f8",
+                "        Don't fragment: yes", "        Header Checksum: 0x8996",
+                "        Source Address: 10.0.2.15", "    Transmission Control Protocol",
+                "        Source Port: 39655", "        Sequence Number: 1", "        Sequence Number (raw): 3915058297",
+                "        Acknowledgment Number: 1", "        Header Length: 32", "        Flags: 0x0018",
+                "        Push: yes", "        TCP Segment Len: 24", "    MPA Request Frame (RFC 5044 §7.1)");
+    }
+
+    @Test
+    void fieldsOfTheFramesHeadersArePrintedAsTsharkPrintsThem() throws Exception {
+        // expected: tshark -r siw-rping-lo.pcap -Y "frame.number in {4 6}" -T fields -e ... (booleans: ours)
+        Path out = decodeTo("decode", "-T", "fields", "-e", "frame", "-e", "eth.src", "-e", "eth.type", "-e",
+                "ip.dsfield", "-e", "ip.id", "-e", "ip.flags.df", "-e", "ip.src", "-e", "tcp.srcport", "-e", "tcp.seq",
+                "-e", "tcp.ack_raw", "-e", "tcp.flags", "-e", "tcp.flags.syn", "-e", "tcp.checksum", "-e", "tcp.len",
+                "-e", "vlan.id", "-Y", "frame <= 6", RepoPaths.pcaps().resolve("siw/siw-rping-lo.pcap").toString());
+        assertThat(Files.readAllLines(out)).containsExactly(
+                "4\t00:00:00:00:00:00\t0x0800\t0x00\t0x98f8\ttrue\t10.0.2.15\t39655\t1\t1835487076\t0x0018\tfalse\t0x185c\t24\t",
+                "6\t00:00:00:00:00:00\t0x0800\t0x00\t0x3a6c\ttrue\t10.0.2.15\t7174\t1\t3915058321\t0x0018\tfalse\t0x185c\t24\t");
+    }
+
+    @Test
+    void displayFiltersTestTheFramesHeaders() throws Exception {
+        String cap = RepoPaths.pcaps().resolve("generated/mixed.pcap").toString();
+        Path v6 = decodeTo("decode", "-T", "fields", "-e", "frame", "-e", "ipv6.flow", "-e", "ipv6.nxt", "-Y",
+                "ipv6 && tcp.flags.push && eth.type == 0x86dd", cap);
+        assertThat(Files.readAllLines(v6)).isNotEmpty().allMatch(l -> l.matches("\\d+\t0x000000\t6"));
+        // in mixed.pcap (tshark -T fields -e eth.src -e ip.src) 02:00:0a:00:00:01 sends from 10.0.0.1 only
+        Path mac = tmp.resolve("mac.txt");
+        assertThat(run("decode", "-o", mac.toString(), "-Y", "eth.src == 02:00:0a:00:00:01", cap)[0]).isEqualTo(0);
+        Path ip = decodeTo("decode", "-Y", "ip.src == 10.0.0.1 && ip", cap);
+        assertThat(Files.readAllLines(mac)).isEqualTo(Files.readAllLines(ip)).isNotEmpty();
+    }
+
+    @Test
     void missingFileIsExitTwoWithAClearMessage() {
         Object[] r = run("decode", tmp.resolve("nope.pcap").toString());
         assertThat(r[0]).isEqualTo(2);

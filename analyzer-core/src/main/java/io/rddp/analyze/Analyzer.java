@@ -72,6 +72,8 @@ public final class Analyzer {
         }
     }
 
+    private boolean frameHeaders;
+
     public Analyzer(SinkModel.Options options, StagRegistry registry) {
         this(options, registry, UlpProfile.NONE);
     }
@@ -107,6 +109,15 @@ public final class Analyzer {
         return this;
     }
 
+    /**
+     * Whether the observer's PDUs carry their frame's link, IP and TCP headers ({@link Pdu#headers}): for an
+     * observer that shows fields (the GUI's packet detail). Off by default.
+     */
+    public Analyzer frameHeaders(boolean wanted) {
+        this.frameHeaders = wanted;
+        return this;
+    }
+
     /** Adds an observer of the pass (one; null removes it). */
     public Analyzer observe(Observer observer) {
         this.observer = observer;
@@ -129,7 +140,7 @@ public final class Analyzer {
         String error = null;
         try {
             new DecodePipeline(new RpcRdmaStage(c, decodeAs), limits.tcp()).threads(threads)
-                    .run(reader, () -> {
+                    .frameHeaders(frameHeaders).run(reader, () -> {
                         frames[0]++;
                         perFrame.run();
                     });

@@ -5,6 +5,7 @@ import io.rddp.capture.CaptureReader;
 import io.rddp.mpa.Fpdu;
 import io.rddp.mpa.MpaStartFrame;
 import io.rddp.tcp.Direction;
+import io.rddp.tcp.FrameHeaders;
 import io.rddp.tcp.TcpConnection;
 
 import java.util.concurrent.ArrayBlockingQueue;
@@ -157,6 +158,13 @@ final class AboveMpaThread implements Downstream {
         long frame, timestamp, firstTimestamp;
         /** an earlier frame whose time the reader resolved for this event (-1: none) */
         long earlierFrame = -1, earlierTimestamp;
+        /** the headers of {@link #frame} the reader resolved for this event, or null */
+        FrameHeaders headers;
+
+        @Override
+        public FrameHeaders headers(TcpConnection c, Direction d, long f) {
+            return f == frame ? headers : null;
+        }
 
         @Override
         public long frame() {
@@ -191,8 +199,10 @@ final class AboveMpaThread implements Downstream {
     }
 
     /** The reading thread's clock when the event happened, for the events whose PDUs carry times. */
-    private record Time(long frame, long timestamp, long firstTimestamp, long earlierFrame, long earlierTimestamp) {
+    private record Time(long frame, long timestamp, long firstTimestamp, long earlierFrame, long earlierTimestamp,
+                        FrameHeaders headers) {
         void apply(ReplayClock c) {
+            c.headers = headers;
             c.frame = frame;
             c.timestamp = timestamp;
             c.firstTimestamp = firstTimestamp;
@@ -201,11 +211,11 @@ final class AboveMpaThread implements Downstream {
         }
     }
 
-    private Time now(long earlier) {
+    private Time now(long earlier, TcpConnection c, Direction d) {
         PduEmitter.Clock r = readerClock;
         boolean known = earlier >= 0 && r.remembers(earlier);
         return new Time(r.frame(), r.timestamp(), r.firstTimestamp(), known ? earlier : -1,
-                known ? r.timestampOf(earlier) : 0);
+                known ? r.timestampOf(earlier) : 0, r.headers(c, d, r.frame()));
     }
 
     private static final class FpduEvent extends Event {
@@ -269,13 +279,13 @@ final class AboveMpaThread implements Downstream {
     @Override
     public void onFpdu(TcpConnection c, Direction d, Fpdu fpdu) {
         // headers parsed here, while this thread's cache holds the octets it just framed and checked
-        add(new FpduEvent(c, d, fpdu, PduEmitter.Parsed.of(fpdu), now(fpdu.inferred() ? fpdu.frame() : -1)));
+        add(new FpduEvent(c, d, fpdu, PduEmitter.Parsed.of(fpdu), now(fpdu.inferred() ? fpdu.frame() : -1, c, d)));
     }
 
     @Override
     public void onStartFrame(TcpConnection c, Direction d, MpaStartFrame start, long offset, long firstFrame,
                              long frameNo) {
-        add(new StartFrameEvent(c, d, start, offset, firstFrame, frameNo, now(-1)));
+        add(new StartFrameEvent(c, d, start, offset, firstFrame, frameNo, now(-1, c, d)));
     }
 
     @Override

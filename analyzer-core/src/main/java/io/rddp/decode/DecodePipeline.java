@@ -7,6 +7,7 @@ import io.rddp.mpa.Fpdu;
 import io.rddp.mpa.MpaDecoder;
 import io.rddp.mpa.MpaStartFrame;
 import io.rddp.tcp.Direction;
+import io.rddp.tcp.FrameHeaders;
 import io.rddp.tcp.TcpConnection;
 import io.rddp.tcp.PacketDecoder;
 import io.rddp.tcp.TcpReassembler;
@@ -41,6 +42,7 @@ public final class DecodePipeline {
     /** where what MPA framed goes: the layers above on this thread, or the thread that runs them */
     private final Route route = new Route();
     private int threads = 1;
+    private boolean frameHeaders;
 
     public DecodePipeline(PduListener listener) {
         this(listener, TcpReassembler.Limits.defaults());
@@ -66,6 +68,16 @@ public final class DecodePipeline {
     public DecodePipeline threads(int threads) {
         if (threads < 1) throw new IllegalArgumentException("threads must be at least 1");
         this.threads = threads;
+        return this;
+    }
+
+    /**
+     * Whether each PDU carries the Ethernet, VLAN, IP and TCP headers of the frame it ends in ({@link Pdu#headers}):
+     * for what shows fields ({@code -V}, JSON, {@code -T fields}, {@code -Y}, the GUI). Off by default, when a PDU
+     * costs nothing more; on, each PDU costs a copy of its frame's headers (never of its payload).
+     */
+    public DecodePipeline frameHeaders(boolean wanted) {
+        this.frameHeaders = wanted;
         return this;
     }
 
@@ -211,6 +223,20 @@ public final class DecodePipeline {
         @Override
         public long timestampOf(long frame) {
             return recentTimestamps[(int) (frame & (RECENT - 1))];
+        }
+
+        /**
+         * The frame being processed carries the PDU's last byte (tshark shows a reassembled PDU with that frame's
+         * headers); PDUs delivered when the capture ends, or framed later than their frame, have none.
+         */
+        @Override
+        public FrameHeaders headers(TcpConnection c, Direction d, long frame) {
+            if (!frameHeaders || frame != frameNumber || tcpEvents.captureEnded || segment.frame() != frame
+                    || !segment.source().equals(c.source(d)) || !segment.destination().equals(c.destination(d))) {
+                return null;
+            }
+            return packets.headers(frame, TcpReassembler.sequenceBase(c, d),
+                    TcpReassembler.sequenceBase(c, d.reverse()));
         }
     }
 }

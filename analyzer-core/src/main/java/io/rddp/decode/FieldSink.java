@@ -44,6 +44,28 @@ public interface FieldSink {
         number(key, label, value);
     }
 
+    /**
+     * A number a person reads in hex with at least {@code digits} digits, as Wireshark shows its {@code BASE_HEX}
+     * fields ({@code eth.type} 0x0800, {@code tcp.flags} 0x0018); sinks that do not care take it as an identifier.
+     */
+    default void hexNumber(String key, String label, long value, int digits) {
+        id32(key, label, value);
+    }
+
+    /**
+     * An address: 4 octets IPv4, 16 IPv6, 6 an Ethernet MAC address. Sinks that do not compare addresses take its
+     * text ({@link #addressText}).
+     */
+    default void address(String key, String label, byte[] octets) {
+        text(key, label, addressText(octets));
+    }
+
+    /** "10.0.2.15", "fd00::3" (RFC 5952), "00:1b:21:0a:0b:0c": as tshark writes addresses. */
+    static String addressText(byte[] octets) {
+        if (octets.length == 6) return java.util.HexFormat.ofDelimiter(":").formatHex(octets);
+        return new io.rddp.tcp.Endpoint(octets, 0).addressString();
+    }
+
     /** A 64-bit unsigned number stored in a long (e.g. a Tagged Offset); shown in hex, never lossy in JSON. */
     void unsigned64(String key, String label, long value);
 
@@ -113,6 +135,8 @@ public interface FieldSink {
             time(field.name(), label, value);
         } else if (t != FieldType.NUMBER) {
             throw new IllegalArgumentException(field.key() + " is " + t + ", not a number");
+        } else if (field.base() == Base.HEX && field.hexDigits() != 8) {
+            hexNumber(field.name(), label, value, field.hexDigits());
         } else if (field.base() == Base.HEX) {
             id32(field.name(), label, value);
         } else {
@@ -143,5 +167,10 @@ public interface FieldSink {
 
     default void emit(Field field, byte[] value) {
         hex(field.name(), field.label(), value);
+    }
+
+    /** An address field ({@link FieldType#IPV4}, {@link FieldType#IPV6}, {@link FieldType#ETHER}). */
+    default void emitAddress(Field field, byte[] octets) {
+        address(field.name(), field.label(), octets);
     }
 }

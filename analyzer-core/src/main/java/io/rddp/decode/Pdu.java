@@ -6,6 +6,7 @@ import io.rddp.mpa.MpaStartFrame;
 import io.rddp.rdmap.RdmapPdu;
 import io.rddp.tcp.Direction;
 import io.rddp.tcp.Endpoint;
+import io.rddp.tcp.FrameHeaders;
 import io.rddp.tcp.TcpConnection;
 
 /**
@@ -22,10 +23,13 @@ import io.rddp.tcp.TcpConnection;
  * @param ddp            the DDP segment in the FPDU, null when it did not parse (see {@code problem})
  * @param rdmap          the RDMAP header(s) of the segment, null when they did not parse (see {@code problem})
  * @param problem        why ddp or rdmap is missing, or null
+ * @param headers        the link, IP and TCP headers of {@code frame}, when the pipeline was asked for them
+ *                       ({@link DecodePipeline#frameHeaders}) and that frame carried a segment of this direction;
+ *                       else null
  */
 public record Pdu(long frame, long timestampNanos, long relativeNanos, TcpConnection connection,
                   Direction direction, MpaStartFrame startFrame, Fpdu fpdu, DdpSegment ddp, RdmapPdu rdmap,
-                  String problem) {
+                  String problem, FrameHeaders headers) {
 
     public int stream() {
         return connection.index();

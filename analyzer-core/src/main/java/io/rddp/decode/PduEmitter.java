@@ -9,6 +9,7 @@ import io.rddp.mpa.MpaStartFrame;
 import io.rddp.rdmap.RdmapDecoder;
 import io.rddp.rdmap.RdmapPdu;
 import io.rddp.tcp.Direction;
+import io.rddp.tcp.FrameHeaders;
 import io.rddp.tcp.TcpConnection;
 
 /**
@@ -31,6 +32,11 @@ final class PduEmitter implements Downstream {
 
         /** Time of an earlier frame that {@link #remembers} says is known. */
         long timestampOf(long frame);
+
+        /** The headers of {@code frame} for a PDU of {@code c} going {@code d}, or null (not wanted, not known). */
+        default FrameHeaders headers(TcpConnection c, Direction d, long frame) {
+            return null;
+        }
     }
 
     private final PduListener listener;
@@ -48,7 +54,7 @@ final class PduEmitter implements Downstream {
                              long frameNo) {
         long now = clock.timestamp();
         listener.onPdu(new Pdu(clock.frame(), now, now - clock.firstTimestamp(), c, d, start, null, null, null,
-                null));
+                null, clock.headers(c, d, clock.frame())));
     }
 
     /** The DDP segment and RDMAP header(s) of an FPDU, or why they did not parse (then {@code layer} says where). */
@@ -90,7 +96,7 @@ final class PduEmitter implements Downstream {
             pduTime = clock.timestampOf(pduFrame);
         }
         listener.onPdu(new Pdu(pduFrame, pduTime, pduTime - clock.firstTimestamp(), c, d, null, fpdu, seg, rdmap,
-                problem));
+                problem, clock.headers(c, d, pduFrame)));
         if (seg != null) ddp.accept(c, d, seg, pduFrame);
     }
 

@@ -38,6 +38,7 @@ public final class PduFields {
         out.emit(FrameField.SRC, pdu.source().toString());
         out.emit(FrameField.DST, pdu.destination().toString());
         out.emit(FrameField.TIME, pdu.timestampNanos());
+        if (pdu.headers() != null) FrameHeaderFields.describe(pdu.headers(), out);
         if (pdu.startFrame() != null) {
             describe(pdu.startFrame(), out);
         } else {

@@ -3,8 +3,8 @@ package io.rddp.field;
 import java.util.List;
 
 /**
- * Filter names from outside the PDU's description: its TCP connection, its IP addresses, and what the sink model
- * said about its frame. The display filter adds them to each PDU.
+ * Filter names from outside the PDU's description: its TCP stream, either of its ports or addresses, and what the
+ * sink model said about its frame. The display filter adds them to each PDU.
  */
 public final class CaptureField {
     private CaptureField() {
@@ -13,9 +13,6 @@ public final class CaptureField {
     private static final FieldList L = new FieldList();
 
     public static final Layer VIOLATIONS = Layer.of("violation", Layer.Shape.PREFIX, "Violations at this frame", "-");
-    public static final Layer TCP = Layer.of("tcp", Layer.Shape.PREFIX, "The PDU's TCP connection", "-");
-    public static final Layer IP = Layer.of("ip", Layer.Shape.PREFIX, "The PDU's IPv4 addresses", "-");
-    public static final Layer IPV6 = Layer.of("ipv6", Layer.Shape.PREFIX, "The PDU's IPv6 addresses", "-");
 
     public static final Field VIOLATION = L.bool(FrameField.PDU, "violation",
             "The sink model reported a violation at this PDU's frame",
@@ -26,26 +23,15 @@ public final class CaptureField {
     public static final Field VIOLATION_SEVERITY = L.text(VIOLATIONS, "severity",
             "Severity of a violation at this frame: error, warning, info",
             "The severity of each check that failed at the frame", "-");
-    public static final Field TCP_STREAM = L.number(TCP, "stream", "TCP stream (same as stream)",
+    public static final Field TCP_STREAM = L.number(TcpField.TCP, "stream", "TCP stream (same as stream)",
             "Index of the TCP connection", "-");
-    public static final Field TCP_SRCPORT = L.number(TCP, "srcport", "TCP source port", "The sender's port", "-");
-    public static final Field TCP_DSTPORT = L.number(TCP, "dstport", "TCP destination port",
-            "The receiver's port", "-");
-    public static final Field TCP_PORT = L.number(TCP, "port", "TCP source or destination port",
+    public static final Field TCP_PORT = L.number(TcpField.TCP, "port", "TCP source or destination port",
             "Either port (a filter matches when one does)", "-");
     // Wireshark's names: ip.* of an IPv4 packet, ipv6.* of an IPv6 one (an IPv4-mapped IPv6 address stays ipv6.*)
-    public static final Field IP_SRC = L.address(IP, "src", FieldType.IPV4, "Source address",
-            "The sender's IPv4 address", "-");
-    public static final Field IP_DST = L.address(IP, "dst", FieldType.IPV4, "Destination address",
-            "The receiver's IPv4 address", "-");
-    public static final Field IP_ADDR = L.address(IP, "addr", FieldType.IPV4, "Source or destination address",
+    public static final Field IP_ADDR = L.address(IpField.IP, "addr", FieldType.IPV4, "Source or destination address",
             "Either IPv4 address (a filter matches when one does)", "-");
-    public static final Field IPV6_SRC = L.address(IPV6, "src", FieldType.IPV6, "Source address",
-            "The sender's IPv6 address", "-");
-    public static final Field IPV6_DST = L.address(IPV6, "dst", FieldType.IPV6, "Destination address",
-            "The receiver's IPv6 address", "-");
-    public static final Field IPV6_ADDR = L.address(IPV6, "addr", FieldType.IPV6, "Source or destination address",
-            "Either IPv6 address (a filter matches when one does)", "-");
+    public static final Field IPV6_ADDR = L.address(Ipv6Field.IPV6, "addr", FieldType.IPV6,
+            "Source or destination address", "Either IPv6 address (a filter matches when one does)", "-");
 
     static final List<Field> ALL = L.all();
 

@@ -10,21 +10,23 @@ import java.util.stream.Stream;
 /**
  * Every layer and field of the analyzer, each declared once in its protocol's declaration class ({@link MpaField},
  * {@link DdpField}, {@link RdmapField}, {@link AtomicField}, {@link RpcRdmaField}, {@link RpcField},
- * {@link ChunkField}, plus {@link FrameField} and {@link CaptureField}), and the filter names they give: a field's
+ * {@link ChunkField}, plus {@link FrameField}, the frame's headers ({@link EthernetField}, {@link VlanField},
+ * {@link IpField}, {@link Ipv6Field}, {@link TcpField}) and {@link CaptureField}), and the filter names they give: a field's
  * name under its layer's key, and again under every layer that holds its layer's fields as a template.
  */
 public final class FieldRegistry {
     private FieldRegistry() {
     }
 
-    private static final List<Layer> LAYERS = List.of(FrameField.PDU, MpaField.MPA, DdpField.DDP, RdmapField.RDMAP,
+    private static final List<Layer> LAYERS = List.of(FrameField.PDU, EthernetField.ETH, VlanField.VLAN, IpField.IP,
+            Ipv6Field.IPV6, TcpField.TCP, MpaField.MPA, DdpField.DDP, RdmapField.RDMAP,
             RdmapField.READ_REQUEST, RdmapField.TERMINATE, AtomicField.ATOMIC_REQUEST, AtomicField.ATOMIC_RESPONSE,
             RdmapField.TERMINATED_DDP, RdmapField.TERMINATED_READ_REQUEST, RpcRdmaField.RPCRDMA, RpcRdmaField.READS,
             RpcRdmaField.WRITES, RpcRdmaField.WRITE_SEGMENTS, RpcRdmaField.REPLY, RpcRdmaField.REPLY_SEGMENTS,
-            RpcRdmaField.SEGMENT, RpcField.RPC, ChunkField.CHUNK, CaptureField.VIOLATIONS, CaptureField.TCP,
-            CaptureField.IP, CaptureField.IPV6);
+            RpcRdmaField.SEGMENT, RpcField.RPC, ChunkField.CHUNK, CaptureField.VIOLATIONS);
 
-    private static final List<Field> FIELDS = Stream.of(FrameField.ALL, MpaField.ALL, DdpField.ALL, RdmapField.ALL,
+    private static final List<Field> FIELDS = Stream.of(FrameField.ALL, EthernetField.ALL, VlanField.ALL,
+            IpField.ALL, Ipv6Field.ALL, TcpField.ALL, MpaField.ALL, DdpField.ALL, RdmapField.ALL,
             AtomicField.ALL, RpcRdmaField.ALL, RpcField.ALL, ChunkField.ALL, CaptureField.ALL)
             .flatMap(List::stream).toList();
 

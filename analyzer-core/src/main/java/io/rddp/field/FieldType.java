@@ -14,7 +14,9 @@ public enum FieldType {
     /** An IPv4 address (Wireshark's FT_IPV4): a display filter compares it with addresses and CIDR blocks. */
     IPV4("IPv4 address"),
     /** An IPv6 address (Wireshark's FT_IPV6). */
-    IPV6("IPv6 address");
+    IPV6("IPv6 address"),
+    /** A 6-octet Ethernet (MAC) address (Wireshark's FT_ETHER), written {@code 00:1b:21:0a:0b:0c}. */
+    ETHER("Ethernet address");
 
     private final String text;
 

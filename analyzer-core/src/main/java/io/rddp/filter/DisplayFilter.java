@@ -3,6 +3,9 @@ package io.rddp.filter;
 import io.rddp.decode.Pdu;
 import io.rddp.decode.PduFields;
 import io.rddp.field.CaptureField;
+import io.rddp.field.IpField;
+import io.rddp.field.Ipv6Field;
+import io.rddp.field.TcpField;
 import io.rddp.filter.Expr.Literal;
 import io.rddp.filter.Expr.Op;
 import io.rddp.rpcrdma.ChunkMove;
@@ -80,8 +83,9 @@ public final class DisplayFilter {
         RpcRdmaFields.describe(message, move, record);
         Endpoint src = pdu.source();
         Endpoint dst = pdu.destination();
+        // with its frame's headers the PDU described its addresses and ports itself (PduFields)
         addConnection(record, pdu.stream(), new IpAddress(src.address()), src.port(), new IpAddress(dst.address()),
-                dst.port());
+                dst.port(), pdu.headers() == null);
         addViolations(record, violationChecks, severities);
     }
 
@@ -98,31 +102,39 @@ public final class DisplayFilter {
     /** The {@code tcp.*} names and, as Wireshark names them, {@code ip.*} of IPv4 or {@code ipv6.*} of IPv6. */
     public static void addConnection(FieldRecord record, int stream, IpAddress src, int srcPort, IpAddress dst,
                                      int dstPort) {
+        addConnection(record, stream, src, srcPort, dst, dstPort, true);
+    }
+
+    /** As above; {@code endpoints}: whether to add the source and destination too, not only either. */
+    private static void addConnection(FieldRecord record, int stream, IpAddress src, int srcPort, IpAddress dst,
+                                      int dstPort, boolean endpoints) {
         record.put(TCP_STREAM, (long) stream);
-        record.put(TCP_SRCPORT, (long) srcPort);
-        record.put(TCP_DSTPORT, (long) dstPort);
+        if (endpoints) {
+            record.put(TCP_SRCPORT, (long) srcPort);
+            record.put(TCP_DSTPORT, (long) dstPort);
+        }
         record.put(TCP_PORT, (long) srcPort);
         record.put(TCP_PORT, (long) dstPort);
         if (src != null) {
-            record.put(src.isIpv6() ? IPV6_SRC : IP_SRC, src);
+            if (endpoints) record.put(src.isIpv6() ? IPV6_SRC : IP_SRC, src);
             record.put(src.isIpv6() ? IPV6_ADDR : IP_ADDR, src);
         }
         if (dst != null) {
-            record.put(dst.isIpv6() ? IPV6_DST : IP_DST, dst);
+            if (endpoints) record.put(dst.isIpv6() ? IPV6_DST : IP_DST, dst);
             record.put(dst.isIpv6() ? IPV6_ADDR : IP_ADDR, dst);
         }
     }
 
     // the filter names of CaptureField, built once (a record is filled per PDU)
     private static final String TCP_STREAM = CaptureField.TCP_STREAM.key();
-    private static final String TCP_SRCPORT = CaptureField.TCP_SRCPORT.key();
-    private static final String TCP_DSTPORT = CaptureField.TCP_DSTPORT.key();
+    private static final String TCP_SRCPORT = TcpField.SRCPORT.key();
+    private static final String TCP_DSTPORT = TcpField.DSTPORT.key();
     private static final String TCP_PORT = CaptureField.TCP_PORT.key();
-    private static final String IP_SRC = CaptureField.IP_SRC.key();
-    private static final String IP_DST = CaptureField.IP_DST.key();
+    private static final String IP_SRC = IpField.SRC.key();
+    private static final String IP_DST = IpField.DST.key();
     private static final String IP_ADDR = CaptureField.IP_ADDR.key();
-    private static final String IPV6_SRC = CaptureField.IPV6_SRC.key();
-    private static final String IPV6_DST = CaptureField.IPV6_DST.key();
+    private static final String IPV6_SRC = Ipv6Field.SRC.key();
+    private static final String IPV6_DST = Ipv6Field.DST.key();
     private static final String IPV6_ADDR = CaptureField.IPV6_ADDR.key();
     private static final String VIOLATION = CaptureField.VIOLATION.key();
     private static final String VIOLATION_CHECK = CaptureField.VIOLATION_CHECK.key();

@@ -28,7 +28,8 @@ public final class FieldRecord implements FieldSink {
         depth = 0;
     }
 
-    /** Values of a field: Long (unsigned), Boolean, String or byte[]; empty when absent or a layer. */
+    /** Values of a field: Long (unsigned), Boolean, String, byte[] (bytes, Ethernet addresses) or
+     * {@link IpAddress}; empty when absent or a layer. */
     public List<Object> get(String name) {
         List<Object> v = values.get(name);
         return v == null ? List.of() : v;
@@ -110,9 +111,20 @@ public final class FieldRecord implements FieldSink {
         hexDigits.put(add(key, value), 8);
     }
 
+    @Override
+    public void hexNumber(String key, String label, long value, int digits) {
+        hexDigits.put(add(key, value), digits);
+    }
+
+    /** IPv4 and IPv6 addresses as {@link IpAddress}, an Ethernet address as its 6 octets. */
+    @Override
+    public void address(String key, String label, byte[] octets) {
+        add(key, octets.length == 6 ? octets.clone() : new IpAddress(octets));
+    }
+
     /**
      * Hex digits a person reads the field with: 8 for identifiers ({@link FieldSink#id32}: STag, XID, CRC), 16 for
-     * 64-bit values (TO), 0 for plain numbers.
+     * 64-bit values (TO), Wireshark's width for its hex fields ({@link FieldSink#hexNumber}), 0 for plain numbers.
      */
     public int hexDigits(String name) {
         return hexDigits.getOrDefault(name, 0);

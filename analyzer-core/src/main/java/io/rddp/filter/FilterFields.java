@@ -22,7 +22,7 @@ import java.util.Map;
 public final class FilterFields {
 
     /** Kind of a name: a value type, or a layer/group that can only be tested for presence. */
-    public enum Kind { NUMBER, BOOLEAN, TEXT, BYTES, IPV4, IPV6, LAYER }
+    public enum Kind { NUMBER, BOOLEAN, TEXT, BYTES, IPV4, IPV6, ETHER, LAYER }
 
     /** One filter name. */
     public record Field(String name, Kind kind, String description) {
@@ -56,6 +56,7 @@ public final class FilterFields {
             case BYTES -> Kind.BYTES;
             case IPV4 -> Kind.IPV4;
             case IPV6 -> Kind.IPV6;
+            case ETHER -> Kind.ETHER;
         };
     }
 

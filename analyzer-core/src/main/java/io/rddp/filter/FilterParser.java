@@ -240,8 +240,29 @@ final class FilterParser {
                 }
                 return new Literal(value);
             }
+            case ETHER -> {
+                if (ordering || op == Op.CONTAINS) {
+                    throw new FilterException(opToken.column, "'" + f.name() + "' is an Ethernet address: use == or !=");
+                }
+                String text = v.type == T.STRING ? (String) v.value : v.text;
+                byte[] mac = ethernetAddress(text);
+                if (mac == null) throw typeError(f, v, "an Ethernet address such as 00:1b:21:0a:0b:0c");
+                return new Literal(mac);
+            }
             default -> throw new IllegalStateException(f.kind().toString());
         }
+    }
+
+    /** Six octets written as two hex digits each, separated by ':' or '-' (as Wireshark reads them), or null. */
+    private static byte[] ethernetAddress(String text) {
+        String[] parts = text.split("[:-]", -1);
+        if (parts.length != 6) return null;
+        byte[] out = new byte[6];
+        for (int i = 0; i < 6; i++) {
+            if (!parts[i].matches("[0-9A-Fa-f]{2}")) return null;
+            out[i] = (byte) Integer.parseInt(parts[i], 16);
+        }
+        return out;
     }
 
     private static FilterException typeError(Field f, Token v, String wanted) {
@@ -252,6 +273,7 @@ final class FilterParser {
             case BYTES -> "bytes";
             case IPV4 -> "an IPv4 address";
             case IPV6 -> "an IPv6 address";
+            case ETHER -> "an Ethernet address";
             case LAYER -> "a layer";
         };
         return new FilterException(v.column, "'" + f.name() + "' is " + kind + ": compare it with " + wanted

@@ -43,6 +43,11 @@ public final class PacketDecoder {
     private final int[] unsupportedLinkTypes = new int[8];
     private int unsupportedLinkTypeCount;
 
+    // Where the headers of the last frame decoded lie, for headers(): a few int stores per frame, no allocation.
+    private ByteBuffer lastData;
+    private long lastFrame = -1;
+    private int lastCapEnd, ethernetAt, vlanAt, vlanCount, ipAt, ipVersion, tcpAt, tcpPayloadLength;
+
     // per-call state, kept in fields to spare parameters
     private Frame frame;
     private int base;
@@ -69,6 +74,9 @@ public final class PacketDecoder {
         capEnd = d.limit();
         // bytes the frame had on the wire; a reader may report an original length below the captured one: trust bytes
         wireEnd = base + Math.max(frame.originalLength, capEnd - base);
+        lastFrame = -1;
+        ethernetAt = -1;
+        vlanCount = 0;
         try {
             return link(d, out);
         } finally {
@@ -81,6 +89,7 @@ public final class PacketDecoder {
         switch (frame.linkType) {
             case LinkType.ETHERNET:
                 if (!need(d, p, ETHERNET_HEADER, "Ethernet header")) return false;
+                ethernetAt = p;
                 return etherType(d, out, p + ETHERNET_HEADER, u16(d, p + 12));
             case LinkType.LINUX_SLL:
                 if (!need(d, p, SLL_HEADER, "Linux cooked (SLL) header")) return false;
@@ -124,10 +133,12 @@ public final class PacketDecoder {
 
     private boolean etherType(ByteBuffer d, TcpSegment out, int p, int type) {
         // any depth of VLAN tags: each iteration consumes 4 bytes, so the loop ends with the frame
+        vlanAt = p;
         while (type == ETHERTYPE_VLAN || type == ETHERTYPE_QINQ || type == ETHERTYPE_QINQ_OLD) {
             if (!need(d, p, VLAN_TAG, "VLAN tag")) return false;
             type = u16(d, p + 2);
             p += VLAN_TAG;
+            vlanCount++;
         }
         if (type == ETHERTYPE_IPV4) return ipv4(d, out, p);
         if (type == ETHERTYPE_IPV6) return ipv6(d, out, p);
@@ -135,6 +146,8 @@ public final class PacketDecoder {
     }
 
     private boolean ipv4(ByteBuffer d, TcpSegment out, int p) {
+        ipAt = p;
+        ipVersion = 4;
         int captured = capEnd - p;
         if (captured < Ipv4Header.MIN_LENGTH) {
             // the protocol byte decides whether this is ours to report
@@ -182,6 +195,8 @@ public final class PacketDecoder {
     }
 
     private boolean ipv6(ByteBuffer d, TcpSegment out, int p) {
+        ipAt = p;
+        ipVersion = 6;
         int captured = capEnd - p;
         if (captured < Ipv6Header.LENGTH) {
             if (captured > 6 && !mayCarryTcp(Ipv6Header.nextHeader(d, p))) return false;
@@ -316,7 +331,62 @@ public final class PacketDecoder {
         out.set(endpoints.get(d, srcAt, addressLength, srcPort), endpoints.get(d, dstAt, addressLength, dstPort),
                 TcpHeader.sequence(d, q), TcpHeader.acknowledgment(d, q), TcpHeader.flags(d, q),
                 TcpHeader.window(d, q), view, payloadLength, frame.number, frame.timestampNanos);
+        lastData = d;
+        lastFrame = frame.number;
+        lastCapEnd = capEnd;
+        tcpAt = q;
+        tcpPayloadLength = payloadLength;
         return true;
+    }
+
+    /**
+     * The headers of the frame {@link #decode} just filled a segment from, while its bytes are still the reader's
+     * (the pipeline asks while that frame is being processed); null for any other frame. Allocates: called only when
+     * fields are wanted.
+     *
+     * @param frameNumber      the frame asked for
+     * @param sequenceBase     the sender's base sequence number (relative sequence numbers count from it)
+     * @param acknowledgedBase the receiver's base sequence number (relative acknowledgment numbers count from it)
+     */
+    public FrameHeaders headers(long frameNumber, long sequenceBase, long acknowledgedBase) {
+        if (frameNumber != lastFrame || lastFrame < 0) return null;
+        ByteBuffer d = lastData;
+        EthernetHeader eth = null;
+        if (ethernetAt >= 0) {
+            byte[] dst = new byte[6];
+            byte[] src = new byte[6];
+            d.get(ethernetAt, dst);
+            d.get(ethernetAt + 6, src);
+            eth = new EthernetHeader(dst, src, u16(d, ethernetAt + 12));
+        }
+        java.util.List<VlanTag> vlans = new java.util.ArrayList<>(vlanCount);
+        for (int i = 0; i < vlanCount; i++) {
+            int at = vlanAt + i * VLAN_TAG;
+            vlans.add(VlanTag.of(u16(d, at), u16(d, at + 2)));
+        }
+        try {
+            Ipv4Header v4 = null;
+            Ipv6Header v6 = null;
+            if (ipVersion == 4) {
+                v4 = Ipv4Header.parse(copy(d, ipAt, Ipv4Header.headerLength(d, ipAt)));
+            } else {
+                v6 = Ipv6Header.parse(copy(d, ipAt, Ipv6Header.LENGTH));
+            }
+            // options the snaplen cut off read as zeros: the fields shown are all in the first 20 octets
+            TcpHeader tcp = TcpHeader.parse(copy(d, tcpAt, TcpHeader.headerLength(d, tcpAt)));
+            long seq = (tcp.sequence() - sequenceBase) & DirectionState.SEQ_MASK;
+            long ack = (tcp.acknowledgment() - acknowledgedBase) & DirectionState.SEQ_MASK;
+            return new FrameHeaders(eth, vlans, v4, v6, tcp, tcpPayloadLength, seq, ack);
+        } catch (io.rddp.MalformedException e) {
+            throw new IllegalStateException("headers decode checked before: " + e.getMessage(), e);
+        }
+    }
+
+    /** {@code n} octets at {@code at}, those beyond the captured ones zero. */
+    private ByteBuffer copy(ByteBuffer d, int at, int n) {
+        byte[] b = new byte[n];
+        d.get(at, b, 0, Math.max(0, Math.min(n, lastCapEnd - at)));
+        return ByteBuffer.wrap(b);
     }
 
     // --- helpers ---

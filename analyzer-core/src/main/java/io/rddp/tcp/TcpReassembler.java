@@ -120,6 +120,15 @@ public final class TcpReassembler {
     }
 
     /**
+     * The base sequence number tshark counts {@code direction}'s relative sequence numbers from (its latest SYN's
+     * sequence number, else one below its first sequence number or the peer's first acknowledgment number), or -1
+     * when not known yet or the connection is not one of a reassembler.
+     */
+    public static long sequenceBase(TcpConnection connection, Direction direction) {
+        return connection instanceof TrackedConnection t ? t.half(direction).tsharkBase : -1;
+    }
+
+    /**
      * Processes one segment. The segment and its payload view are not kept.
      *
      * @return the connection the segment belongs to (its index is the frame's tcp.stream)
@@ -145,7 +154,8 @@ public final class TcpReassembler {
         Direction d = c.directionFrom(src);
         DirectionState h = c.half(d);
         DirectionState r = c.half(d.reverse());
-        // tshark's base sequence numbers, for its stream numbering rule only: every SYN (SYN-ACK too) sets its
+        // tshark's base sequence numbers, for its stream numbering rule and relative sequence numbers: every SYN
+        // (SYN-ACK too) sets its
         // direction's; otherwise the first of one below the direction's first sequence number or the peer's
         // first acknowledgment number sticks
         if (seg.syn()) h.tsharkBase = seg.sequence();

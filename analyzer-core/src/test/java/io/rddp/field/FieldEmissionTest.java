@@ -1,6 +1,8 @@
 package io.rddp.field;
 
 import io.rddp.testing.RepoPaths;
+import io.rddp.testing.VlanTagged;
+import org.junit.jupiter.api.io.TempDir;
 import io.rddp.capture.CaptureException;
 import io.rddp.capture.CaptureReader;
 import io.rddp.capture.CaptureReaders;
@@ -115,6 +117,19 @@ class FieldEmissionTest {
         }
 
         @Override
+        public void hexNumber(String key, String label, long value, int digits) {
+            value(key, label, "id32", FieldType.NUMBER);
+            Field f = FieldRegistry.field(child(key));
+            if (f != null && f.hexDigits() != digits) problems.add(child(key) + " shown with " + digits + " digits");
+        }
+
+        @Override
+        public void address(String key, String label, byte[] octets) {
+            value(key, label, "address", octets.length == 4 ? FieldType.IPV4 : octets.length == 16 ? FieldType.IPV6
+                    : FieldType.ETHER);
+        }
+
+        @Override
         public void unsigned64(String key, String label, long value) {
             value(key, label, "unsigned64", FieldType.UINT64);
         }
@@ -140,12 +155,18 @@ class FieldEmissionTest {
         }
     }
 
+    @TempDir
+    static Path tmp;
+
     @BeforeAll
     static void describeEveryBundledCapture() throws IOException {
-        List<Path> captures;
+        List<Path> captures = new ArrayList<>();
         try (Stream<Path> s = Files.walk(RepoPaths.root().resolve("pcaps"))) {
-            captures = s.filter(p -> p.toString().matches(".*\\.pcap(ng)?(\\.gz)?$")).sorted().toList();
+            s.filter(p -> p.toString().matches(".*\\.pcap(ng)?(\\.gz)?$")).sorted().forEach(captures::add);
         }
+        // none of the bundled captures has a VLAN tag
+        captures.add(VlanTagged.write(RepoPaths.pcaps().resolve("generated/rping.pcap"), tmp.resolve("vlan.pcap"), 1,
+                7));
         FieldRecord record = new FieldRecord();
         for (Path p : captures) {
             try (CaptureReader reader = CaptureReaders.open(p)) {
@@ -156,7 +177,7 @@ class FieldEmissionTest {
                     assertThat(sink.paths).containsExactly("");
                     DisplayFilter.describe(pdu, m, mv, List.of("x"), List.of("error"), record);
                     recordNames.addAll(record.all().keySet());
-                }, RpcRdmaStage.DecodeAs.AUTO)).run(reader);
+                }, RpcRdmaStage.DecodeAs.AUTO)).frameHeaders(true).run(reader);
             } catch (CaptureException e) {
                 // a truncated regression capture: what was read counts
             }

@@ -14,7 +14,7 @@ class FieldRegistryTest {
 
     private static final List<Class<?>> DECLARATIONS = List.of(FrameField.class, MpaField.class, DdpField.class,
             RdmapField.class, AtomicField.class, RpcRdmaField.class, RpcField.class, ChunkField.class,
-            CaptureField.class);
+            EthernetField.class, VlanField.class, IpField.class, Ipv6Field.class, TcpField.class, CaptureField.class);
 
     @Test
     void everyFieldConstantOfTheDeclarationClassesIsRegisteredOnceAndNothingElseIs() throws Exception {
@@ -36,7 +36,7 @@ class FieldRegistryTest {
         for (Field f : FieldRegistry.fields()) {
             assertThat(f.description()).as(f.key()).isNotBlank();
             assertThat(f.label()).as(f.key()).isNotBlank();
-            assertThat(f.rfc()).as(f.key()).matches("-|RFC \\d{4} §\\d+(\\.\\d+)*.*|RFC \\d{4}, .*");
+            assertThat(f.rfc()).as(f.key()).matches("-|RFC \\d{3,4} §\\d+(\\.\\d+)*.*|RFC \\d{4}, .*|IEEE 802\\.(3|1Q) §\\d+(\\.\\d+)*");
             assertThat(FieldRegistry.layers()).as(f.key()).contains(f.layer());
             // a field of a template is only reachable where a layer holds the template
             assertThat(FieldRegistry.filterNamesOf(f)).as(f.key()).isNotEmpty();
@@ -70,7 +70,21 @@ class FieldRegistryTest {
         assertThat(FilterFields.get("rpcrdma.reply").kind()).isEqualTo(FilterFields.Kind.LAYER);
         // lists are prefixes, not layers
         assertThat(FilterFields.get("rpcrdma.reads")).isNull();
-        assertThat(FilterFields.get("tcp")).isNull();
+        // the frame's headers are layers, as in Wireshark
+        assertThat(FilterFields.get("tcp").kind()).isEqualTo(FilterFields.Kind.LAYER);
+        assertThat(FilterFields.get("tcp.flags.syn").kind()).isEqualTo(FilterFields.Kind.BOOLEAN);
+        assertThat(FilterFields.get("eth.src").kind()).isEqualTo(FilterFields.Kind.ETHER);
+        assertThat(FilterFields.get("ip.src").description()).isEqualTo("Source Address");
+    }
+
+    @Test
+    void wiresharksHexFieldsKeepTheirWidth() {
+        assertThat(EthernetField.TYPE.hexDigits()).isEqualTo(4);
+        assertThat(IpField.DSFIELD.hexDigits()).isEqualTo(2);
+        assertThat(Ipv6Field.FLOW.hexDigits()).isEqualTo(6);
+        assertThat(TcpField.FLAGS.hexDigits()).isEqualTo(4);
+        assertThat(DdpField.STAG.hexDigits()).isEqualTo(8);
+        assertThat(DdpField.TO.hexDigits()).isEqualTo(16);
     }
 
     @Test

@@ -119,7 +119,8 @@ public final class CaptureSession implements Closeable {
             // model and this observer on the other (a live or compressed capture stays on one: DecodePipeline).
             // The batches between them hold read windows in flight (tens of MiB): a small heap loads on one.
             int threads = Runtime.getRuntime().maxMemory() >= TWO_THREAD_HEAP ? 2 : 1;
-            a = new Analyzer(AnalysisLimits.defaults(), StagRegistry.empty(), UlpProfile.NONE).observe(loader)
+            a = new Analyzer(AnalysisLimits.defaults(), StagRegistry.empty(), UlpProfile.NONE).frameHeaders(true)
+                    .observe(loader)
                     .threads(threads).run(reader, () -> { });
         } catch (UncheckedIOException e) {
             throw e.getCause();

@@ -58,7 +58,9 @@ final class TreeBuilder implements FieldSink {
         String n = name(key);
         Field f = n == null ? null : FieldRegistry.field(n);
         boolean hex = f != null && f.base() == Base.HEX;
-        leaf(key, label, hex ? "0x" + Long.toHexString(value) + " (" + value + ")" : Long.toString(value));
+        // Wireshark's hex fields keep their width (eth.type 0x0800); identifiers show their digits
+        String digits = hex && f.hexDigits() != 8 ? "%0" + f.hexDigits() + "x" : "%x";
+        leaf(key, label, hex ? "0x" + String.format(digits, value) + " (" + value + ")" : Long.toString(value));
         if ("mpa.pdLength".equals(n)) pdLength = (int) value;
     }
 
