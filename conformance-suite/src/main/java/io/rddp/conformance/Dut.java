@@ -35,6 +35,14 @@ public interface Dut extends Closeable {
     Session open(Setup setup, Recorder recorder, Timeouts t) throws Exception;
 
     /**
+     * What the last {@link #open} had to do beyond the plain set-up (e.g. a second connection because the first
+     * stalled before the scenario's fault), for the scenario's notes; taking them clears them. None by default.
+     */
+    default List<String> takeOpenNotes() {
+        return List.of();
+    }
+
+    /**
      * After a negative scenario: a new connection and a Send / Write / Read round trip must work (a DUT that crashed
      * or hangs fails here). Null when it does, else what went wrong.
      */

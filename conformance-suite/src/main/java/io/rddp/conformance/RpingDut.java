@@ -40,7 +40,15 @@ public final class RpingDut implements Dut {
     /** How long a fresh connection must stay up to count as accepted by a listening rping. */
     static final int SETTLE_MS = 150;
 
+    /**
+     * Connections tried per set-up or liveness check when rping -s stalls before the scenario's fault: it answers the
+     * MPA Request but never RDMA Reads the advertised buffer (siw 6.12 does now and then, whatever the connection
+     * before did). The stall is not what the scenario tests, so one more fresh connection is tried, and noted.
+     */
+    static final int SETUP_TRIES = 2;
+
     private final InetSocketAddress target;
+    private final List<String> openNotes = new java.util.ArrayList<>();
     private final Set<String> caps;
     private final int restartMs;
     private final Readiness ready;
@@ -100,6 +108,27 @@ public final class RpingDut implements Dut {
 
     @Override
     public Session open(Setup s, Recorder recorder, Timeouts t) throws Exception {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return openOnce(s, recorder, t);
+            } catch (Stalled e) {
+                if (attempt == SETUP_TRIES) {
+                    throw new Scenario.Skip(e.getMessage() + " (" + SETUP_TRIES + " connections in a row)", false);
+                }
+                openNotes.add("connection " + attempt + ": " + e.getMessage() + " before the scenario's fault; the"
+                        + " scenario ran on a fresh connection");
+            }
+        }
+    }
+
+    @Override
+    public List<String> takeOpenNotes() {
+        List<String> n = List.copyOf(openNotes);
+        openNotes.clear();
+        return n;
+    }
+
+    private Session openOnce(Setup s, Recorder recorder, Timeouts t) throws Exception {
         ScriptedConnection conn = connect(recorder, t);
         try {
             conn.dutReceives(2, 16); // rping: one receive, reposted after each Send of the tester
@@ -162,7 +191,7 @@ public final class RpingDut implements Dut {
         c.testerStag(stag, TESTER_TO, SIZE, Set.of(StagRegistration.Access.READ, StagRegistration.Access.WRITE));
         c.send(RdmapEncoder.send(c.nextMsn(0), info(TESTER_TO, stag, SIZE), c.mulpdu(1460)));
         if (!c.await(x -> readRequest(x) != null || x.peerClose() != io.rddp.rnic.link.Link.PeerClose.OPEN, t.reaction())) {
-            throw new Scenario.Skip("rping -s sent no RDMA Read Request for the advertised buffer", false);
+            throw new Stalled("rping -s sent no RDMA Read Request for the advertised buffer");
         }
         ReadRequest rr = readRequest(c);
         if (rr == null) throw new Scenario.Skip("rping -s closed instead of reading the advertised buffer", false);
@@ -207,8 +236,27 @@ public final class RpingDut implements Dut {
         return n;
     }
 
+    /** rping -s answered the MPA Request and then did nothing with the advertised buffer. */
+    static final class Stalled extends Exception {
+        Stalled(String message) {
+            super(message);
+        }
+    }
+
     @Override
     public String liveness(Recorder recorder, Timeouts t) throws Exception {
+        String dead = null;
+        for (int attempt = 1; attempt <= SETUP_TRIES; attempt++) {
+            try {
+                return livenessOnce(recorder, t);
+            } catch (Stalled e) {
+                dead = e.getMessage() + " (" + SETUP_TRIES + " connections in a row)";
+            }
+        }
+        return dead;
+    }
+
+    private String livenessOnce(Recorder recorder, Timeouts t) throws Exception {
         try (ScriptedConnection c = connect(recorder, t)) {
             c.sendStartFrame(request());
             MpaStartFrame reply = c.awaitStartFrame(t.connect());

@@ -41,7 +41,12 @@ public final class ScenarioContext {
      * does not support makes the scenario not supported, when it needs Markers.
      */
     public Session open(Setup setup) throws Exception {
-        Session s = dut.open(setup, recorder, timeouts);
+        Session s;
+        try {
+            s = dut.open(setup, recorder, timeouts);
+        } finally {
+            dut.takeOpenNotes().forEach(this::note);
+        }
         sessions.add(s);
         MpaStartFrame reply = s.conn().peerStartFrame();
         if (setup.request() != null && setup.request().markers() && info.needs().contains("markers") && reply != null
