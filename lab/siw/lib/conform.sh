@@ -24,7 +24,7 @@ start_rping() {
 # wait in ucma_get_event and on a CQ event while the TCP connection is gone), so that rping -s never exits. The probe
 # kills an rping -s that outlives its connection by RPING_STUCK_S seconds, prints a line saying so (rddp conform shows
 # it) and keeps it in $STATE/rping-stuck.log; the restart loop starts the next one.
-RPING_STUCK_S=2
+RPING_STUCK_S=1
 rping_ready() {
   local out rc
   set +e
@@ -243,6 +243,11 @@ lab_conform() {
     rc=$?
     set -e
     [ "$publish" = yes ] && [ -d "$report/$p/pcaps" ] && publish_captures "$p" "$report/$p"
+    if [ "$publish" = yes ] && [ $mode = write ] && [ -f "$report/$p/report.json" ]; then
+      # each waiver's reason names this run's reaction and the published capture's frames
+      python3 "$LAB_DIR/lib/reasons.py" "$(running_series)" "$report/$p" "$(verdict_dir)/baseline-$p.json" \
+        "$REPO_ROOT/pcaps/siw-conform/$(running_series)/$p"
+    fi
     # the worst exit code wins: 2 (could not run) > 1 (failure, changed verdict) > 0
     if [ $rc -eq 2 ] || { [ $rc -eq 1 ] && [ $worst -ne 2 ]; }; then worst=$rc; fi
   done

@@ -46,6 +46,12 @@ public final class RpingDut implements Dut {
      * before did). The stall is not what the scenario tests, so one more fresh connection is tried, and noted.
      */
     static final int SETUP_TRIES = 2;
+    /**
+     * How long a connection that is not the last try waits for rping -s to read the advertised buffer: it does so
+     * within a round trip (tens of ms in an emulated guest), so one that has not in a second has stalled and is
+     * replaced; the last try waits the whole reaction wait.
+     */
+    static final int EARLY_TRY_READ_WAIT_MS = 1000;
 
     private final InetSocketAddress target;
     private final List<String> openNotes = new java.util.ArrayList<>();
@@ -110,7 +116,7 @@ public final class RpingDut implements Dut {
     public Session open(Setup s, Recorder recorder, Timeouts t) throws Exception {
         for (int attempt = 1; ; attempt++) {
             try {
-                return openOnce(s, recorder, t);
+                return openOnce(s, recorder, t, readWait(attempt, t));
             } catch (Stalled e) {
                 if (attempt == SETUP_TRIES) {
                     throw new Scenario.Skip(e.getMessage() + " (" + SETUP_TRIES + " connections in a row)", false);
@@ -128,7 +134,12 @@ public final class RpingDut implements Dut {
         return n;
     }
 
-    private Session openOnce(Setup s, Recorder recorder, Timeouts t) throws Exception {
+    /** The wait for rping -s's RDMA Read Request on try {@code attempt}. */
+    private static long readWait(int attempt, Timeouts t) {
+        return attempt < SETUP_TRIES ? Math.min(EARLY_TRY_READ_WAIT_MS, t.reaction()) : t.reaction();
+    }
+
+    private Session openOnce(Setup s, Recorder recorder, Timeouts t, long readWaitMs) throws Exception {
         ScriptedConnection conn = connect(recorder, t);
         try {
             conn.dutReceives(2, 16); // rping: one receive, reposted after each Send of the tester
@@ -138,7 +149,7 @@ public final class RpingDut implements Dut {
                 MpaStartFrame reply = conn.awaitStartFrame(t.connect());
                 if (reply != null && !reply.reject()) {
                     conn.fullOperation();
-                    if (s.bufferLength() > 0) buffer = learnBuffer(conn, t);
+                    if (s.bufferLength() > 0) buffer = learnBuffer(conn, t, readWaitMs);
                 }
             }
             return new Session(conn, buffer, -1, 2);
@@ -186,11 +197,11 @@ public final class RpingDut implements Dut {
      * the DUT's own buffer as the Data Sink), the tester answers. Returns the DUT's buffer; the DUT then sends its
      * go-ahead and waits for the tester's next Send.
      */
-    static Session.DutBuffer learnBuffer(ScriptedConnection c, Timeouts t) throws Exception {
+    static Session.DutBuffer learnBuffer(ScriptedConnection c, Timeouts t, long readWaitMs) throws Exception {
         long stag = testerStag();
         c.testerStag(stag, TESTER_TO, SIZE, Set.of(StagRegistration.Access.READ, StagRegistration.Access.WRITE));
         c.send(RdmapEncoder.send(c.nextMsn(0), info(TESTER_TO, stag, SIZE), c.mulpdu(1460)));
-        if (!c.await(x -> readRequest(x) != null || x.peerClose() != io.rddp.rnic.link.Link.PeerClose.OPEN, t.reaction())) {
+        if (!c.await(x -> readRequest(x) != null || x.peerClose() != io.rddp.rnic.link.Link.PeerClose.OPEN, readWaitMs)) {
             throw new Stalled("rping -s sent no RDMA Read Request for the advertised buffer");
         }
         ReadRequest rr = readRequest(c);
@@ -248,7 +259,7 @@ public final class RpingDut implements Dut {
         String dead = null;
         for (int attempt = 1; attempt <= SETUP_TRIES; attempt++) {
             try {
-                return livenessOnce(recorder, t);
+                return livenessOnce(recorder, t, readWait(attempt, t));
             } catch (Stalled e) {
                 dead = e.getMessage() + " (" + SETUP_TRIES + " connections in a row)";
             }
@@ -256,7 +267,7 @@ public final class RpingDut implements Dut {
         return dead;
     }
 
-    private String livenessOnce(Recorder recorder, Timeouts t) throws Exception {
+    private String livenessOnce(Recorder recorder, Timeouts t, long readWaitMs) throws Exception {
         try (ScriptedConnection c = connect(recorder, t)) {
             c.sendStartFrame(request());
             MpaStartFrame reply = c.awaitStartFrame(t.connect());
@@ -264,7 +275,7 @@ public final class RpingDut implements Dut {
             c.fullOperation();
             Session.DutBuffer b;
             try {
-                b = learnBuffer(c, t);
+                b = learnBuffer(c, t, readWaitMs);
             } catch (Scenario.Skip e) {
                 return e.getMessage();
             }
