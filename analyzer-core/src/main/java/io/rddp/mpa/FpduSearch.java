@@ -1,5 +1,6 @@
 package io.rddp.mpa;
 
+import io.rddp.Plural;
 import io.rddp.Notice.Severity;
 import io.rddp.mpa.MpaSide.State;
 
@@ -198,14 +199,16 @@ final class FpduSearch {
         if (!fin && s.skipped > MAX_SEARCH) {
             // Not MPA (or MPA lost beyond recovery): searching every offset of endless non-FPDU bytes would cost
             // far more than decoding, so the direction is let go, as after a rejected connection.
-            c.notice(listener, Severity.WARNING, s.frameAt(ws), ws, "no FPDU framing found in " + s.skipped
-                    + " octets (search cap " + MAX_SEARCH + "): the rest of this direction is not decoded as MPA");
+            c.notice(listener, Severity.WARNING, s.frameAt(ws), ws, "no FPDU framing found in "
+                    + Plural.of(s.skipped, "octet")
+                    + " (search cap " + MAX_SEARCH + "): the rest of this direction is not decoded as MPA");
             s.skipped = 0;
             s.state = State.IDLE;
             s.idleNoticed = true;
         }
         if (fin) {
-            c.notice(listener, Severity.WARNING, s.frameAt(ws), ws, s.skipped + " octets could not be framed as FPDUs");
+            c.notice(listener, Severity.WARNING, s.frameAt(ws), ws,
+                    Plural.of(s.skipped, "octet") + " could not be framed as FPDUs");
             s.skipped = 0;
         }
         return drop;

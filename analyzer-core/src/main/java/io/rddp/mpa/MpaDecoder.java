@@ -1,5 +1,6 @@
 package io.rddp.mpa;
 
+import io.rddp.Plural;
 import io.rddp.Notice;
 import io.rddp.Notice.Severity;
 import io.rddp.mpa.MpaSide.State;
@@ -182,7 +183,8 @@ public final class MpaDecoder implements TcpListener {
             s.next = offset;
             s.rcvEnd = offset;
             if (offset != 0) {
-                startup.startUnseen(c, s, frame, "the first " + offset + " octets of the direction were not captured");
+                startup.startUnseen(c, s, frame, "the first " + Plural.of(offset, "octet") + " of the direction "
+                        + (offset == 1 ? "was" : "were") + " not captured");
             }
         }
         drive(c, s, data, offset, frame);
@@ -359,10 +361,12 @@ public final class MpaDecoder implements TcpListener {
             case START -> {
                 s.dropAcc();
                 s.next = end;
-                startup.startUnseen(c, s, frame, "MPA start frame not captured (" + lost + " octets missing)");
+                startup.startUnseen(c, s, frame,
+                        "MPA start frame not captured (" + Plural.of(lost, "octet") + " missing)");
             }
             case HOLD -> {
-                c.notice(listener, Severity.WARNING, frame, from, lost + " octets missing before the MPA start "
+                c.notice(listener, Severity.WARNING, frame, from,
+                        Plural.of(lost, "octet") + " missing before the MPA start "
                         + "frame of the "
                         + "other side was seen; " + s.len + " held octets dropped");
                 s.dropAcc();
@@ -386,8 +390,9 @@ public final class MpaDecoder implements TcpListener {
                         return;
                     }
                 }
-                c.notice(listener, Severity.WARNING, frame, from, "TCP gap of " + lost + " octets at offset " + from
-                        + " broke FPDU framing" + (s.len > 0 ? " (" + s.len + " octets of an FPDU dropped)" : "")
+                c.notice(listener, Severity.WARNING, frame, from, "TCP gap of " + Plural.of(lost, "octet")
+                        + " at offset " + from + " broke FPDU framing"
+                        + (s.len > 0 ? " (" + Plural.of(s.len, "octet") + " of an FPDU dropped)" : "")
                         + "; searching for the next FPDU");
                 s.dropAcc();
                 s.next = end;
@@ -420,7 +425,8 @@ public final class MpaDecoder implements TcpListener {
         }
         if (s.len > 0) {
             String unit = s.state == State.START ? "an MPA start frame" : "an FPDU";
-            c.notice(listener, Severity.WARNING, s.frameAt(s.next), s.next, s.len + " octets at the end of the "
+            c.notice(listener, Severity.WARNING, s.frameAt(s.next), s.next,
+                    Plural.of(s.len, "octet") + " at the end of the "
                     + "direction "
                     + "do not complete " + unit + "; not delivered");
         }

@@ -1,5 +1,6 @@
 package io.rddp.sink;
 
+import io.rddp.Plural;
 import io.rddp.Notice;
 import io.rddp.ddp.DdpHeader;
 import io.rddp.ddp.DdpSegment;
@@ -218,7 +219,7 @@ final class DdpRules {
                 // is sent once. §7.1 names no check for it; a receiver that tracks what it placed reports an MO that
                 // does not follow (Invalid MO, §7.2), so the Terminate is only MAY
                 reporter.report(s, d.direction, Check.DDP_MO_COVERAGE, frame, "segment [" + mo + ", " + end + ") of "
-                        + m.describe() + " overlaps " + again + " octets already sent in this message");
+                        + m.describe() + " overlaps " + Plural.of(again, "octet") + " already sent in this message");
                 reporter.expect(s, d.direction, frame, Check.DDP_MO_COVERAGE, Expectation.Level.MAY, u, ulpdu, null,
                         Reporter.accept(ErrorType.DDP_U_INVALID_MO));
             }
@@ -388,8 +389,9 @@ final class DdpRules {
     void abandon(StreamState s, DirectionState d, long frame, String why) {
         for (OpenMessage m : d.open) {
             m.done = true;
-            reporter.report(s, d.direction, Check.DDP_INCOMPLETE, frame, m.describe() + " has " + m.segments
-                    + " segments (" + m.bytes + " octets, last frame " + m.lastFrame + ") and no last segment: "
+            reporter.report(s, d.direction, Check.DDP_INCOMPLETE, frame, m.describe() + " has "
+                    + Plural.of(m.segments, "segment")
+                    + " (" + Plural.of(m.bytes, "octet") + ", last frame " + m.lastFrame + ") and no last segment: "
                     + why, m.lastFrame);
         }
         d.open.clear();

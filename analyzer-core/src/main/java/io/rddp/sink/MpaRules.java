@@ -1,5 +1,6 @@
 package io.rddp.sink;
 
+import io.rddp.Plural;
 import io.rddp.mpa.Fpdu;
 import io.rddp.ddp.DdpHeader;
 import io.rddp.ddp.DdpSegment;
@@ -61,7 +62,8 @@ final class MpaRules {
         }
         if (enhancedFlag && f.enhanced() == null) {
             reporter.report(s, dir, Check.MPA_ENHANCED, frame, name + " sets the enhanced (S) flag but its "
-                    + f.privateData().length + " octets of Private Data cannot hold the 4 octets of IRD/ORD"
+                    + Plural.of(f.privateData().length, "octet")
+                    + " of Private Data cannot hold the 4 octets of IRD/ORD"
                     + " (RFC 6581 §6: Private Data MUST begin with them)");
             malformed = true;
         }

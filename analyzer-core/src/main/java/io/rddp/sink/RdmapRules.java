@@ -1,5 +1,6 @@
 package io.rddp.sink;
 
+import io.rddp.Plural;
 import io.rddp.Notice;
 import io.rddp.ddp.DdpHeader;
 import io.rddp.ddp.DdpSegment;
@@ -133,7 +134,7 @@ final class RdmapRules {
         if (decodeError != null || body == null) {
             reporter.emit(s, d.direction, Check.RDMAP_HEADER, Severity.ERROR, null, op.rfc(), headerSection(op),
                     frame, new long[0],
-                    op.rfcName() + " segment at MO 0 has " + seg.payloadLength() + " octets; "
+                    op.rfcName() + " segment at MO 0 has " + Plural.of(seg.payloadLength(), "octet") + "; "
                             + (decodeError != null ? decodeError : "its " + op.headerLength()
                             + "-octet header follows the DDP header"));
             return;
@@ -204,14 +205,14 @@ final class RdmapRules {
                 if (m.body != null && length > expected) {
                     reporter.emit(s, dir, Check.RDMAP_PAYLOAD, Severity.ERROR, null, "RFC 7306",
                             op == Opcode.ATOMIC_REQUEST ? "§5.2.1" : "§5.2.2", frame, new long[]{m.firstFrame},
-                            op.rfcName() + " message is " + length + " octets; its header is " + expected);
+                            op.rfcName() + " message is " + Plural.of(length, "octet") + "; its header is " + expected);
                 }
             }
             case IMMEDIATE_DATA, IMMEDIATE_DATA_WITH_SE -> {
                 // shorter than 8 was reported as a cut header already
                 if (m.body != null && length != 8) {
                     reporter.report(s, dir, Check.RDMAP_IMMEDIATE_LENGTH, frame, op.rfcName() + " message is "
-                            + length + " octets; it carries exactly 8", m.firstFrame);
+                            + Plural.of(length, "octet") + "; it carries exactly 8", m.firstFrame);
                 }
             }
             case SEND_WITH_INVALIDATE, SEND_WITH_SE_AND_INVALIDATE ->
@@ -221,7 +222,7 @@ final class RdmapRules {
                 if (m.answers != null) {
                     if (requester.responsesInProgress > 0) requester.responsesInProgress--;
                     if (!m.sizeReported && m.bytes != m.answers.read.size()) {
-                        readResponseSize(s, d, frame, m, "is " + m.bytes + " octets, "
+                        readResponseSize(s, d, frame, m, "is " + Plural.of(m.bytes, "octet") + ", "
                                 + m.answers.read.size() + " were requested");
                     }
                 }

@@ -1,5 +1,6 @@
 package io.rddp.sink;
 
+import io.rddp.Plural;
 import io.rddp.MalformedException;
 import io.rddp.Notice;
 import io.rddp.ddp.DdpSegment;
@@ -250,7 +251,8 @@ public final class SinkModel {
                         + ulpduLength + " does not match");
                 return;
             }
-            reporter.report(s, direction, Check.DDP_HEADER, frame, "ULPDU of " + ulpduLength + " octets: " + reason);
+            reporter.report(s, direction, Check.DDP_HEADER, frame,
+                    "ULPDU of " + Plural.of(ulpduLength, "octet") + ": " + reason);
         } catch (RuntimeException e) {
             failed(frame, stream, e);
         }

@@ -1,5 +1,6 @@
 package io.rddp.sink;
 
+import io.rddp.Plural;
 import io.rddp.Notice;
 import io.rddp.ddp.DdpHeader;
 import io.rddp.rdmap.ReadRequest;
@@ -318,7 +319,7 @@ final class StagRules {
         long again = p.ranges.overlap(to, end);
         if (again > 0 && !p.overlapReported) {
             p.overlapReported = true;
-            reporter.report(s, d.direction, Check.DDP_OVERLAP, frame, again + " octets of STag 0x"
+            reporter.report(s, d.direction, Check.DDP_OVERLAP, frame, Plural.of(again, "octet") + " of STag 0x"
                     + Long.toHexString(stag) + " at [" + Long.toUnsignedString(to) + ", +" + len + ") placed again"
                     + " before the writer signalled completion (Send or Read Response delivery); the buffer's"
                     + " content is indeterminate. Further overlaps in this buffer are not reported until then");

@@ -1,5 +1,6 @@
 package io.rddp.sink;
 
+import io.rddp.Plural;
 import io.rddp.ddp.DdpSegment;
 import io.rddp.rdmap.Opcode;
 import io.rddp.rdmap.RdmapControl;
@@ -131,7 +132,7 @@ final class TerminateRules {
             int seg = e.segmentLength(), payload = seg - e.header().headerLength();
             if (t.ddpSegmentLength() != seg && t.ddpSegmentLength() != payload) {
                 problems.add("DDP Segment Length " + t.ddpSegmentLength() + ", the segment of frame " + e.frame()
-                        + " was " + seg + " octets (" + payload + " of payload)");
+                        + " was " + Plural.of(seg, "octet") + " (" + payload + " of payload)");
             }
         }
         if (t.rdmaHeaderIncluded() && e.readRequest() != null && !sameRead(t.terminatedRdmaHeader(),
@@ -171,8 +172,8 @@ final class TerminateRules {
                         blamed);
             } else {
                 reporter.report(s, dir, Check.RDMAP_TERMINATE_TERMINATED_HEADER, frame, "terminated DDP header ["
-                        + t.terminatedDdpHeader() + "] matches none of the last " + peer.recentCount()
-                        + " segments the peer sent");
+                        + t.terminatedDdpHeader() + "] matches none of the last "
+                        + Plural.of(peer.recentCount(), "segment") + " the peer sent");
             }
             return;
         }

@@ -330,6 +330,15 @@ class DdpChecksTest {
     }
 
     @Test
+    void oneOctetPlacedAgainIsCountedInTheSingular() {
+        Recorder r = new Wire(Wire.registered(0x42), false).started().hello()
+                .send(C2S, RdmapEncoder.write(0x42, 0, data(100), 1000))
+                .send(C2S, RdmapEncoder.write(0x42, 99, data(10), 1000)).end();
+        assertThat(r.ids()).containsExactly("ddp.tagged.overlap");
+        assertThat(r.violations.get(0).message()).startsWith("1 octet of STag 0x42 at [99, +10)");
+    }
+
+    @Test
     void byteMapShowsWhatWasPlacedSinceTheLastSend() {
         Wire w = new Wire(Wire.registered(0x42, 0x43), false).started().hello()
                 .send(C2S, RdmapEncoder.write(0x42, 0, data(100), 40))
