@@ -50,9 +50,11 @@ rping_ready() {
 }
 
 # The first line of a guest kernel Oops, or nothing. siw 6.1 has NULL dereferences reachable from the wire (see the
-# README's compatibility matrix); after one, the CM workqueue is dead and only a reboot brings iWARP back.
+# README's compatibility matrix), and an event siw sends can hit a BUG() of iw_cm ("kernel BUG at
+# drivers/infiniband/core/iwcm.c", an invalid opcode trap); after either, the CM workqueue is dead and only a reboot
+# brings iWARP back.
 guest_oops() {
-  labcmd exec --timeout 20 -- sh -c 'dmesg | grep -m1 -E "BUG: |Oops|general protection fault|Kernel panic"' \
+  labcmd exec --timeout 20 -- sh -c 'dmesg | grep -m1 -E "BUG: |kernel BUG at|invalid opcode|Oops|general protection fault|Kernel panic"' \
     2>/dev/null | head -n 1 || true   # no Oops (grep found nothing) is the usual case
 }
 
