@@ -15,6 +15,8 @@ import os
 import re
 import sys
 
+from expected import siw_side
+
 root = sys.argv[1]
 PROFILES = ["agent", "rping", "rping-client"]
 conform = os.path.join(root, "pcaps", "siw-conform")
@@ -43,21 +45,7 @@ columns = [(p, k) for p in PROFILES for k in kernels if runs[(k, p)] is not None
 
 def golden(kernel, profile, sid):
     """(what siw did, siw's own errors as 'check (frame N)') from the scenario's golden analysis."""
-    f = os.path.join(conform, kernel, profile, sid + ".expected")
-    if not os.path.exists(f):
-        return "", []
-    did, errors, tester_is_server = "", [], False
-    for line in open(f):
-        if line.startswith("# siw: "):
-            did = line.split("|", 1)[1].strip() if "|" in line else ""
-        if line.startswith("# tester: server"):
-            tester_is_server = True
-        if line.startswith("#") or not line.strip():
-            continue
-        sev, check, frame, direction = line.split()
-        if sev == "error" and direction == ("c>s" if tester_is_server else "s>c"):
-            errors.append(f"`{check}` (frame {frame})")
-    return did, errors
+    return siw_side(os.path.join(conform, kernel, profile, sid + ".expected"))
 
 
 def verdict(entry):

@@ -12,25 +12,10 @@ import json
 import os
 import sys
 
+from expected import siw_side
+
 series, report, baseline, captures = sys.argv[1:5]
 results = {s["id"]: s for s in json.load(open(os.path.join(report, "report.json")))["scenarios"]}
-
-
-def siw_errors(sid):
-    """siw's own errors in the scenario's golden analysis, as matrix.py shows them."""
-    f = os.path.join(captures, sid + ".expected")
-    if not os.path.exists(f):
-        return []
-    errors, tester_is_server = [], False
-    for line in open(f):
-        if line.startswith("# tester: server"):
-            tester_is_server = True
-        if line.startswith("#") or not line.strip():
-            continue
-        sev, check, frame, direction = line.split()
-        if sev == "error" and direction == ("c>s" if tester_is_server else "s>c"):
-            errors.append(f"`{check}` (frame {frame})")
-    return errors
 
 
 with open(baseline) as f:
@@ -40,7 +25,7 @@ for sid, entry in doc["scenarios"].items():
     if entry.get("verdict") != "fail" or r is None:
         continue
     parts = []
-    for p in [*(r.get("observed") or "").split("; ")[:1], *siw_errors(sid),
+    for p in [*(r.get("observed") or "").split("; ")[:1], *siw_side(os.path.join(captures, sid + ".expected"))[1],
               *(r.get("observed") or "").split("; ")[1:], *r.get("notes", [])]:
         if p and p not in parts:
             parts.append(p)
