@@ -16,11 +16,11 @@ import io.rddp.tcp.VlanTag;
  * Describes the Ethernet, VLAN, IP and TCP headers of the frame a PDU ends in to a {@link FieldSink}, with
  * Wireshark's field names and values (checked against tshark 4.0 by {@code TsharkDifferentialTest}).
  */
-final class FrameHeaderFields {
+public final class FrameHeaderFields {
     private FrameHeaderFields() {
     }
 
-    static void describe(FrameHeaders h, FieldSink out) {
+    public static void describe(FrameHeaders h, FieldSink out) {
         EthernetHeader eth = h.ethernet();
         if (eth != null) {
             out.open(EthernetField.ETH, ETH);

@@ -33,12 +33,22 @@ public final class PduFields {
     }
 
     public static void describe(Pdu pdu, FieldSink out) {
+        describeFrame(pdu, out);
+        if (pdu.headers() != null) FrameHeaderFields.describe(pdu.headers(), out);
+        describeLayers(pdu, out);
+    }
+
+    /** The frame's own fields (number, stream, endpoints, time): what comes before its headers' layers. */
+    public static void describeFrame(Pdu pdu, FieldSink out) {
         out.emit(FrameField.FRAME, pdu.frame());
         out.emit(FrameField.STREAM, pdu.stream());
         out.emit(FrameField.SRC, pdu.source().toString());
         out.emit(FrameField.DST, pdu.destination().toString());
         out.emit(FrameField.TIME, pdu.timestampNanos());
-        if (pdu.headers() != null) FrameHeaderFields.describe(pdu.headers(), out);
+    }
+
+    /** MPA and the layers above it: what follows the frame's headers' layers. */
+    public static void describeLayers(Pdu pdu, FieldSink out) {
         if (pdu.startFrame() != null) {
             describe(pdu.startFrame(), out);
         } else {

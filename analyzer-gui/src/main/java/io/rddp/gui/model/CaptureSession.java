@@ -269,7 +269,9 @@ public final class CaptureSession implements Closeable {
                 RpcRdmaFields.info(message, move, info);
                 FieldSink rec = store.begin(protocol, info, pdu.source().toString(),
                         pdu.destination().toString(), FieldSpans.bytes(pdu, BYTES_KEPT));
-                PduFields.describe(pdu, rec);
+                PduFields.describeFrame(pdu, rec);
+                if (pdu.headers() != null) store.headers(pdu.headers());
+                PduFields.describeLayers(pdu, rec);
                 RpcRdmaFields.describe(message, move, rec);
                 long detail = store.append();
                 int opcode = pdu.rdmap() != null ? pdu.rdmap().control().opcode() : -1;

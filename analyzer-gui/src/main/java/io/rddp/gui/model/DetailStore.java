@@ -1,7 +1,9 @@
 package io.rddp.gui.model;
 
 import io.rddp.decode.FieldSink;
+import io.rddp.decode.FrameHeaderFields;
 import io.rddp.decode.PduFields;
+import io.rddp.tcp.FrameHeaders;
 
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
@@ -27,13 +29,14 @@ import java.util.Map;
  * What the window shows of each PDU beyond the index, kept in a temporary file rather than the heap: the list's
  * text columns, the first octets of the PDU and its field tree as the field registry described it (the same
  * {@link FieldSink} calls the CLI's {@code -V} and JSON see, recorded and replayed). Keys, labels, protocols and
- * endpoints are stored once in a table; values as variable-length numbers. About 250 to 450 bytes per PDU.
+ * endpoints are stored once in a table; values as variable-length numbers, the frame's headers as theirs. About
+ * 300 to 500 bytes per PDU.
  * <p>
  * One thread appends ({@link #append}); any thread reads records below the last {@link #flush()}.
  */
 public final class DetailStore implements Closeable {
     private static final int BEGIN = 1, END = 2, BEGIN_LIST = 3, END_LIST = 4, NUMBER = 5, U64 = 6, BOOL = 7,
-            TEXT = 8, HEX = 9, TIME = 10, END_RECORD = 0;
+            TEXT = 8, HEX = 9, TIME = 10, HEADERS = 11, END_RECORD = 0;
     private static final int MAX_NAMES = 60000;
     private static final int INLINE = 0xFFFF;
     private static final String NULL = "\u0000";
@@ -88,6 +91,15 @@ public final class DetailStore implements Closeable {
         recordOut.writeShort(bytes.length);
         recordOut.write(bytes, 0, bytes.length);
         return recorder;
+    }
+
+    /**
+     * Records the frame's headers at this point of the tree as their values ({@link HeaderCodec}): their layers are
+     * described when the record is replayed.
+     */
+    public void headers(FrameHeaders h) {
+        recordOut.writeByte(HEADERS);
+        HeaderCodec.write(h, recordOut);
     }
 
     /** Ends the record begun last and writes it; returns its offset. */
@@ -181,6 +193,7 @@ public final class DetailStore implements Closeable {
             switch (op) {
                 case END -> sink.end();
                 case END_LIST -> sink.endList();
+                case HEADERS -> FrameHeaderFields.describe(HeaderCodec.read(in), sink);
                 default -> {
                     String key = name(in);
                     String label = name(in);
@@ -260,7 +273,7 @@ public final class DetailStore implements Closeable {
         }
     }
 
-    private static long readVarLong(DataInputStream in) throws IOException {
+    static long readVarLong(DataInputStream in) throws IOException {
         long v = 0;
         for (int shift = 0; shift < 70; shift += 7) {
             int b = in.readUnsignedByte();
