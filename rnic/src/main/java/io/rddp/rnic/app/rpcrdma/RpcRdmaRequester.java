@@ -100,8 +100,18 @@ public final class RpcRdmaRequester implements AutoCloseable {
 
     /** Sends {@code message} as it is (a test's malformed header) and returns the header of what comes back. */
     public RpcRdmaHeader raw(byte[] message) throws Failure, InterruptedException {
+        return header(exchange(message));
+    }
+
+    /** Sends {@code message} as it is and returns the octets of the message that comes back. */
+    public byte[] exchange(byte[] message) throws Failure, InterruptedException {
         send(message);
-        return header(receive());
+        return receive();
+    }
+
+    /** Sends {@code message} as it is, waiting for nothing back (one the responder is to discard). */
+    public void sendOnly(byte[] message) throws Failure, InterruptedException {
+        send(message);
     }
 
     /**
