@@ -12,6 +12,8 @@ import io.rddp.rnic.RnicControl;
 import io.rddp.rnic.RnicListener;
 import io.rddp.rnic.app.Perftest;
 import io.rddp.rnic.app.Rping;
+import io.rddp.rnic.app.rpcrdma.RpcRdmaRequester;
+import io.rddp.rnic.app.rpcrdma.RpcRdmaResponder;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -46,6 +48,8 @@ import java.util.concurrent.Callable;
                 "  rddp peer --listen 7174 --app rping                 serve rping clients (rping -c -a HOST -v -V -C 10)",
                 "  rddp peer --connect 10.0.2.15:7174 --app rping --count 10 --verify",
                 "  rddp peer --listen 18515 --app perftest             serve ib_write_bw/ib_read_bw/ib_send_bw -R",
+                "  rddp peer --listen 20049 --app rpcrdma --pcap nfs.pcapng   an RPC-over-RDMA (NFSv3) responder",
+                "  rddp peer --connect 127.0.0.1:20049 --app rpcrdma   its requester: NULL, GETATTR, READ, WRITE, READDIR",
                 "  rddp peer --listen 7777 --control 7174 --pcap peer.pcapng      control on 127.0.0.1:7174 only",
                 "  rddp peer --listen 7777 --control 0.0.0.0:7174 --token-file dut.token   reachable from other hosts",
                 "  rddp peer --list-bugs",
@@ -65,7 +69,8 @@ final class PeerCommand implements Callable<Integer> {
     @Option(names = "--connect", paramLabel = "HOST:PORT", description = "Connect to an iWARP peer (the MPA Initiator).")
     String connect;
 
-    @Option(names = "--app", paramLabel = "APP", description = "rping, perftest (server only) or none (default: none).")
+    @Option(names = "--app", paramLabel = "APP", description = "rping, perftest (server only), rpcrdma (an RPC-over-RDMA v1"
+            + " NFSv3 responder, or with --connect its requester) or none (default: none).")
     String app = "none";
 
     @Option(names = "--control", paramLabel = "[HOST:]PORT", description = "Serve the DUT control protocol here"
@@ -88,6 +93,14 @@ final class PeerCommand implements Callable<Integer> {
     @Option(names = "--control-takeover", paramLabel = "SECONDS", description = "A newly authenticated tester takes"
             + " over a session idle this long; a busier one refuses it (default ${DEFAULT-VALUE}).")
     int takeover = 30;
+
+    @Option(names = "--inline", paramLabel = "BYTES", description = "rpcrdma: the responder's inline threshold, a"
+            + " multiple of 1024 up to 4096 (default ${DEFAULT-VALUE}; RFC 8166 §3.3.2).")
+    int inline = RpcRdmaResponder.DEFAULT_INLINE;
+
+    @Option(names = "--credits", paramLabel = "N", description = "rpcrdma: receives the responder keeps posted and"
+            + " the most credits it grants (default ${DEFAULT-VALUE}; RFC 8166 §3.3.1).")
+    int credits = RpcRdmaResponder.DEFAULT_CREDITS;
 
     @Option(names = "--count", paramLabel = "N", description = "rping client: pings (default ${DEFAULT-VALUE}).")
     int count = 10;
@@ -146,7 +159,7 @@ final class PeerCommand implements Callable<Integer> {
     Double mpaTimeout;
 
     @Option(names = "--idle-timeout", paramLabel = "SECONDS", description = "Reset an established connection of"
-            + " --listen with no traffic either way for this long; 0: never (default 30 with --app rping|perftest,"
+            + " --listen with no traffic either way for this long; 0: never (default 30 with --app rping|perftest|rpcrdma,"
             + " else 0).")
     Double idleTimeout;
 
@@ -189,16 +202,23 @@ final class PeerCommand implements Callable<Integer> {
             err.println("rddp: give exactly one of --listen and --connect");
             return Main.EXIT_BAD_INPUT;
         }
-        if (!Set.of("none", "rping", "perftest").contains(app)) {
-            err.println("rddp: --app must be rping, perftest or none, got '" + app + "'");
+        if (!Set.of("none", "rping", "perftest", "rpcrdma").contains(app)) {
+            err.println("rddp: --app must be rping, perftest, rpcrdma or none, got '" + app + "'");
             return Main.EXIT_BAD_INPUT;
         }
         if (listen != null && app.equals("none") && control == null) {
-            err.println("rddp: --listen needs --app rping|perftest or --control");
+            err.println("rddp: --listen needs --app rping|perftest|rpcrdma or --control");
             return Main.EXIT_BAD_INPUT;
         }
-        if (connect != null && !app.equals("rping")) {
-            err.println("rddp: --connect runs --app rping (perftest is served with --listen)");
+        if (connect != null && !app.equals("rping") && !app.equals("rpcrdma")) {
+            err.println("rddp: --connect runs --app rping or rpcrdma (perftest is served with --listen)");
+            return Main.EXIT_BAD_INPUT;
+        }
+        RpcRdmaResponder.Options rpcrdma;
+        try {
+            rpcrdma = new RpcRdmaResponder.Options(inline, credits);
+        } catch (IllegalArgumentException e) {
+            err.println("rddp: --inline/--credits: " + e.getMessage());
             return Main.EXIT_BAD_INPUT;
         }
         Recorder recorder = null;
@@ -215,7 +235,7 @@ final class PeerCommand implements Callable<Integer> {
         Thread hook = new Thread(() -> shutdown(rnic, rec));
         Runtime.getRuntime().addShutdownHook(hook);
         try {
-            return connect != null ? client(rnic, out, err) : server(rnic, out, err);
+            return connect != null ? client(rnic, out, err) : server(rnic, rpcrdma, out, err);
         } finally {
             shutdown(rnic, rec);
             try {
@@ -234,6 +254,17 @@ final class PeerCommand implements Callable<Integer> {
             err.println("rddp: --connect " + connect + ": " + e.getMessage());
             return Main.EXIT_BAD_INPUT;
         }
+        if (app.equals("rpcrdma")) {
+            try {
+                RpcRdmaRequester.run(rnic, target, out);
+                out.println("rddp peer: rpcrdma requester against " + connect + " done");
+                return Main.EXIT_OK;
+            } catch (RpcRdmaRequester.Failure e) {
+                err.println("rddp: rpcrdma requester: " + e.getMessage());
+                return e.getMessage().startsWith("connect error") && e.getMessage().contains("cannot connect")
+                        ? Main.EXIT_BAD_INPUT : Main.EXIT_FINDINGS;
+            }
+        }
         try {
             Rping.client(rnic, target, count, size != null ? size : 64, verify, verbose, out);
             out.println("rddp peer: " + Plural.of(count, "ping") + " to " + connect + " done");
@@ -246,7 +277,8 @@ final class PeerCommand implements Callable<Integer> {
         }
     }
 
-    private int server(Rnic rnic, PrintStream out, PrintWriter err) throws Exception {
+    private int server(Rnic rnic, RpcRdmaResponder.Options rpcrdma, PrintStream out, PrintWriter err)
+            throws Exception {
         InetSocketAddress bind;
         try {
             bind = address(listen, "0.0.0.0");
@@ -272,8 +304,10 @@ final class PeerCommand implements Callable<Integer> {
             err.println("rddp: --token-file goes with --control");
             return Main.EXIT_BAD_INPUT;
         }
+        RpcRdmaResponder responder = app.equals("rpcrdma") ? new RpcRdmaResponder(rnic, rpcrdma) : null;
         ConnectionSettings settings = switch (app) {
             case "rping" -> Rping.serverSettings(rnic);
+            case "rpcrdma" -> responder.listenerSettings();
             case "perftest" -> Perftest.controlSettings(rnic);
             default -> ConnectionSettings.defaults(rnic).withRecv(16, 4096);
         };
@@ -286,7 +320,8 @@ final class PeerCommand implements Callable<Integer> {
         }
         RnicListener listener;
         try {
-            listener = rnic.listen(bind, false, settings, admission);
+            // rpcrdma accepts by hand: its MPA Reply answers the Request's RFC 8797 private data
+            listener = rnic.listen(bind, responder != null, settings, admission);
         } catch (BindException e) {
             err.println("rddp: cannot listen on " + listen + ": " + e.getMessage() + " (port in use?)");
             return Main.EXIT_BAD_INPUT;
@@ -330,6 +365,7 @@ final class PeerCommand implements Callable<Integer> {
             switch (app) {
                 case "rping" -> Rping.serve(rnic, listener, connections, verbose, out);
                 case "perftest" -> Perftest.serve(rnic, listener, size != null ? size : 65536, connections, out);
+                case "rpcrdma" -> responder.serve(listener, connections, out);
                 default -> Thread.sleep(Long.MAX_VALUE);
             }
         } catch (InterruptedException e) {

@@ -251,7 +251,7 @@ public enum Check {
     RPCRDMA_VERSION("rpcrdma.version", Layer.RPCRDMA, "RFC 8166", "§4.5.1", Severity.ERROR, null,
             "Header of another version not answered by RDMA_ERROR ERR_VERS",
             "\"For RPC-over-RDMA version 1, this field MUST contain the value one (1)\"; another version is "
-            + "answered with ERR_VERS"),
+            + "answered with ERR_VERS, whose range holds the versions the Responder supports, not the one rejected"),
     RPCRDMA_REPLY_READ_LIST("rpcrdma.reply-read-list", Layer.RPCRDMA, "RFC 8166", "§4.3.1", Severity.ERROR, null,
             "Responder sent a non-empty Read list",
             "\"Responders MUST leave the Read list empty in all replies\""),

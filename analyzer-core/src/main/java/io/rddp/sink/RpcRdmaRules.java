@@ -319,10 +319,11 @@ final class RpcRdmaRules {
         if (call.version != 1 && h.errorCode() != RpcRdmaHeader.ERR_VERS) {
             report(s, d, Check.RPCRDMA_VERSION, frame, "request of frame " + call.frame + " had version "
                     + call.version + "; the RDMA_ERROR carries ERR_CHUNK, not ERR_VERS", call.frame);
-        } else if (call.version == 1 && h.errorCode() == RpcRdmaHeader.ERR_VERS && h.versLow() <= 1
-                && h.versHigh() >= 1) {
-            report(s, d, Check.RPCRDMA_VERSION, frame, "ERR_VERS to a version 1 request while claiming to support "
-                    + h.versLow() + ".." + h.versHigh(), call.frame);
+        } else if (h.errorCode() == RpcRdmaHeader.ERR_VERS && h.versLow() <= call.version
+                && h.versHigh() >= call.version) {
+            // §4.5.1: the range is the versions the Responder does support, so it cannot hold the one it rejects
+            report(s, d, Check.RPCRDMA_VERSION, frame, "ERR_VERS to a version " + call.version + " request while"
+                    + " claiming to support " + h.versLow() + ".." + h.versHigh(), call.frame);
         }
     }
 

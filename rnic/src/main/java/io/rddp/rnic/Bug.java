@@ -152,7 +152,29 @@ public enum Bug {
             + " copied into the Read Response without interpretation)"),
     INVALIDATE_NOT_REPORTED("A Send with Invalidate invalidates the STag, but the receive completion does not name it"
             + " (RFC 5041 §5.4: DDP MUST provide the RsvdULP field, here the Invalidate STag, to the ULP when the"
-            + " message is Delivered)");
+            + " message is Delivered)"),
+
+    // ---- the RPC-over-RDMA responder of `rddp peer --app rpcrdma` (io.rddp.rnic.app.rpcrdma) ----
+    RPCRDMA_CREDITS_ZERO("RPC-over-RDMA replies grant 0 credits, as a credit count computed from an exhausted receive"
+            + " pool does (RFC 8166 §3.3.1: the granted value MUST NOT be zero, since such a value would result in"
+            + " deadlock)"),
+    RPCRDMA_CREDITS_OVER_RECEIVES("RPC-over-RDMA replies grant four times the receives the responder keeps posted,"
+            + " as a grant taken from a configured maximum rather than the receive queue does; a Requester that uses"
+            + " them overruns the receive queue (RFC 8166 §3.3.1: a Requester MUST NOT exceed the granted credits,"
+            + " and beyond them the RDMA layer may terminate the connection; RFC 5040 §5.3)"),
+    RPCRDMA_REPLY_CHUNK_IGNORED("An RPC reply too large for the reply inline threshold is sent inline in an RDMA_MSG"
+            + " although the call provided a Reply chunk (RFC 8166 §3.5.3: the Responder MUST use the"
+            + " Requester-provided Reply chunk; §3.3.2, §4.2.4: a Send stays within the inline threshold)"),
+    RPCRDMA_WRITE_LENGTHS_NOT_UPDATED("A Write chunk is returned in the reply as the call provided it, segment"
+            + " lengths unchanged, whatever was written into it (RFC 8166 §3.4.6: the Responder updates each segment"
+            + " length to the data returned in it; §3.4.6.2: the returned length MUST be the data item's)"),
+    RPCRDMA_ERR_VERS_RANGE("ERR_VERS gives the rejected request's own version as the range supported, as a reply"
+            + " built by echoing the request's rdma_vers into rdma_vers_low and rdma_vers_high does (RFC 8166 §4.5.1:"
+            + " the low and high inclusive version numbers it does, in fact, support)"),
+    RPCRDMA_INLINE_THRESHOLD_IGNORED("Replies up to 4096 octets are sent inline whatever the Requester's receive"
+            + " inline threshold (1024 without RFC 8797 private data), as a responder that assumes its own default"
+            + " inline size does; the Reply chunk is used only beyond that (RFC 8166 §3.3.2, §3.3.3: senders MUST"
+            + " assume 1024 octets without a discovery mechanism; §3.5.3)");
 
     private final String description;
 

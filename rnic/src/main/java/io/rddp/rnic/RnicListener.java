@@ -108,6 +108,16 @@ public final class RnicListener implements Closeable {
      * {@code s} (or the listener's settings when null): receives posted, then the Reply.
      */
     public QueuePair accept(long timeoutMs, ConnectionSettings s) throws InterruptedException {
+        return acceptChoosing(timeoutMs, qp -> s);
+    }
+
+    /**
+     * {@link #accept(long, ConnectionSettings)} with the settings chosen per connection from what its MPA Request
+     * said ({@link QueuePair#peerStartFrame}): a ULP answers the Request's private data in its Reply (RFC 8797 §5).
+     * Automatic listeners have sent their Reply already and ignore {@code choose}.
+     */
+    public QueuePair acceptChoosing(long timeoutMs, java.util.function.Function<QueuePair, ConnectionSettings> choose)
+            throws InterruptedException {
         long deadline = System.nanoTime() + timeoutMs * 1_000_000L;
         while (true) {
             long left = (deadline - System.nanoTime()) / 1_000_000L;
@@ -118,7 +128,8 @@ public final class RnicListener implements Closeable {
                 qp.handedOut = true; // from now on the admission leaves it to the caller to destroy
                 return qp;
             }
-            ConnectionSettings use = s != null ? s : settings;
+            ConnectionSettings chosen = choose.apply(qp);
+            ConnectionSettings use = chosen != null ? chosen : settings;
             try {
                 rnic.postOwnRecv(qp, use.recvLength(), use.recvCount());
                 qp.accept(use.accept());
