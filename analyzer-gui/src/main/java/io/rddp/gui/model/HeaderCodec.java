@@ -39,28 +39,42 @@ final class HeaderCodec {
         }
         if (h.ipv4() != null) {
             Ipv4Header ip = h.ipv4();
-            for (int v : new int[]{ip.ihl(), ip.tos(), ip.totalLength(), ip.identification(), ip.flags(),
-                    ip.fragmentOffset(), ip.ttl(), ip.protocol(), ip.checksum()}) {
-                out.writeVarLong(v);
-            }
+            // one call a value: no array per PDU on the loading path
+            out.writeVarLong(ip.ihl());
+            out.writeVarLong(ip.tos());
+            out.writeVarLong(ip.totalLength());
+            out.writeVarLong(ip.identification());
+            out.writeVarLong(ip.flags());
+            out.writeVarLong(ip.fragmentOffset());
+            out.writeVarLong(ip.ttl());
+            out.writeVarLong(ip.protocol());
+            out.writeVarLong(ip.checksum());
             bytes(ip.source(), out);
             bytes(ip.destination(), out);
             bytes(ip.options(), out);
         } else {
             Ipv6Header ip = h.ipv6();
-            for (int v : new int[]{ip.trafficClass(), ip.flowLabel(), ip.payloadLength(), ip.nextHeader(),
-                    ip.hopLimit()}) {
-                out.writeVarLong(v);
-            }
+            out.writeVarLong(ip.trafficClass());
+            out.writeVarLong(ip.flowLabel());
+            out.writeVarLong(ip.payloadLength());
+            out.writeVarLong(ip.nextHeader());
+            out.writeVarLong(ip.hopLimit());
             bytes(ip.source(), out);
             bytes(ip.destination(), out);
         }
         TcpHeader t = h.tcp();
-        for (long v : new long[]{t.sourcePort(), t.destinationPort(), t.sequence(), t.acknowledgment(), t.dataOffset(),
-                t.flags(), t.window(), t.checksum(), t.urgentPointer(), h.tcpLength(), h.relativeSequence(),
-                h.relativeAck()}) {
-            out.writeVarLong(v);
-        }
+        out.writeVarLong(t.sourcePort());
+        out.writeVarLong(t.destinationPort());
+        out.writeVarLong(t.sequence());
+        out.writeVarLong(t.acknowledgment());
+        out.writeVarLong(t.dataOffset());
+        out.writeVarLong(t.flags());
+        out.writeVarLong(t.window());
+        out.writeVarLong(t.checksum());
+        out.writeVarLong(t.urgentPointer());
+        out.writeVarLong(h.tcpLength());
+        out.writeVarLong(h.relativeSequence());
+        out.writeVarLong(h.relativeAck());
         bytes(t.options(), out);
     }
 
