@@ -80,28 +80,8 @@ public final class Rping {
      */
     public static void serve(Rnic rnic, RnicListener listener, int connections, boolean verbose, PrintStream out)
             throws InterruptedException {
-        java.util.Set<Thread> running = java.util.concurrent.ConcurrentHashMap.newKeySet();
-        int served = 0;
-        try {
-            while (connections == 0 || served < connections) {
-                QueuePair qp = listener.accept(1000, null);
-                if (qp == null) continue;
-                served++;
-                Thread t = new Thread(() -> {
-                    try {
-                        serveClient(rnic, qp, verbose, out);
-                    } finally {
-                        running.remove(Thread.currentThread());
-                    }
-                }, "rping-server-qp" + qp.qpn());
-                t.setDaemon(true);
-                running.add(t);
-                t.start();
-            }
-            for (Thread t : List.copyOf(running)) t.join();
-        } finally {
-            for (Thread t : List.copyOf(running)) t.interrupt();
-        }
+        ThreadPerConnection.serve(connections, () -> listener.accept(1000, null), "rping-server-qp",
+                qp -> serveClient(rnic, qp, verbose, out));
     }
 
     /** One client, start to end; its queue pair is destroyed afterwards. */

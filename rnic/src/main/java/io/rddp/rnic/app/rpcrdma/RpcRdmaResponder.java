@@ -22,7 +22,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A reference RPC-over-RDMA version 1 Responder (RFC 8166) serving NFSv3 ({@link Nfs3Server}) over {@link NfsTree}:
@@ -101,28 +100,8 @@ public final class RpcRdmaResponder {
      * {@code connections} were served (0: never). Each connection is served until the Requester disconnects.
      */
     public void serve(RnicListener listener, int connections, PrintStream out) throws InterruptedException {
-        Set<Thread> running = ConcurrentHashMap.newKeySet();
-        int served = 0;
-        try {
-            while (connections == 0 || served < connections) {
-                QueuePair qp = listener.acceptChoosing(1000, this::settingsFor);
-                if (qp == null) continue;
-                served++;
-                Thread t = new Thread(() -> {
-                    try {
-                        serveClient(qp, out);
-                    } finally {
-                        running.remove(Thread.currentThread());
-                    }
-                }, "rpcrdma-responder-qp" + qp.qpn());
-                t.setDaemon(true);
-                running.add(t);
-                t.start();
-            }
-            for (Thread t : List.copyOf(running)) t.join();
-        } finally {
-            for (Thread t : List.copyOf(running)) t.interrupt();
-        }
+        io.rddp.rnic.app.ThreadPerConnection.serve(connections, () -> listener.acceptChoosing(1000, this::settingsFor),
+                "rpcrdma-responder-qp", qp -> serveClient(qp, out));
     }
 
     /** {@link #serve} of every Requester, quietly, on a daemon thread; interrupting it ends it. */
