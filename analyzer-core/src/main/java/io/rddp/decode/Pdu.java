@@ -31,6 +31,17 @@ public record Pdu(long frame, long timestampNanos, long relativeNanos, TcpConnec
                   Direction direction, MpaStartFrame startFrame, Fpdu fpdu, DdpSegment ddp, RdmapPdu rdmap,
                   String problem, FrameHeaders headers) {
 
+    /**
+     * The PDU an FPDU makes, its DDP segment and RDMAP header(s) parsed as the pipeline parses them: how a viewer
+     * that kept an FPDU's header octets (not its decoded fields) shows it again.
+     */
+    public static Pdu ofFpdu(long frame, long timestampNanos, long relativeNanos, TcpConnection connection,
+                             Direction direction, Fpdu fpdu, FrameHeaders headers) {
+        PduEmitter.Parsed p = PduEmitter.Parsed.of(fpdu);
+        return new Pdu(frame, timestampNanos, relativeNanos, connection, direction, null, fpdu, p.seg(),
+                p.problem() == null ? p.rdmap() : null, p.problem(), headers);
+    }
+
     public int stream() {
         return connection.index();
     }

@@ -5,10 +5,7 @@ import io.rddp.analyze.AnalysisLimits;
 import io.rddp.analyze.Analyzer;
 import io.rddp.analyze.UlpProfile;
 import io.rddp.capture.CaptureReader;
-import io.rddp.decode.FieldSink;
-import io.rddp.decode.FieldSpans;
 import io.rddp.decode.Pdu;
-import io.rddp.decode.PduFields;
 import io.rddp.decode.PduSummary;
 import io.rddp.mpa.MpaStartFrame;
 import io.rddp.rdmap.AtomicRequest;
@@ -248,8 +245,6 @@ public final class CaptureSession implements Closeable {
     // ---- the pass ----
 
     private final class Loader implements Analyzer.Observer {
-        private final StringBuilder info = new StringBuilder(160);
-
         @Override
         public void onConnection(TcpConnection c) {
             synchronized (CaptureSession.this) {
@@ -264,16 +259,9 @@ public final class CaptureSession implements Closeable {
             try {
                 String protocol = RpcRdmaFields.protocol(message);
                 if (protocol == null) protocol = PduSummary.protocol(pdu);
-                info.setLength(0);
-                PduSummary.info(pdu, info);
-                RpcRdmaFields.info(message, move, info);
-                FieldSink rec = store.begin(protocol, info, pdu.source().toString(),
-                        pdu.destination().toString(), FieldSpans.bytes(pdu, BYTES_KEPT));
-                PduFields.describeFrame(pdu, rec);
-                if (pdu.headers() != null) store.headers(pdu.headers());
-                PduFields.describeLayers(pdu, rec);
-                RpcRdmaFields.describe(message, move, rec);
-                long detail = store.append();
+                // most PDUs are kept as their octets and described when shown; the rest as their fields
+                long detail = message == null && move == null ? store.appendPdu(pdu) : -1;
+                if (detail < 0) detail = store.appendDescribed(pdu, message, move);
                 int opcode = pdu.rdmap() != null ? pdu.rdmap().control().opcode() : -1;
                 int flags = PduIndex.flags(pdu.direction() == Direction.SERVER_TO_CLIENT, protocol, opcode);
                 int length = pdu.startFrame() != null ? pdu.startFrame().length() : pdu.fpdu().wireLength();

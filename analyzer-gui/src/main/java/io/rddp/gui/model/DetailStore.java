@@ -1,8 +1,14 @@
 package io.rddp.gui.model;
 
 import io.rddp.decode.FieldSink;
+import io.rddp.decode.FieldSpans;
 import io.rddp.decode.FrameHeaderFields;
+import io.rddp.decode.Pdu;
 import io.rddp.decode.PduFields;
+import io.rddp.decode.PduSummary;
+import io.rddp.rpcrdma.ChunkMove;
+import io.rddp.rpcrdma.RpcRdmaFields;
+import io.rddp.rpcrdma.RpcRdmaMessage;
 import io.rddp.tcp.FrameHeaders;
 
 import java.io.BufferedInputStream;
@@ -36,8 +42,12 @@ import java.util.Map;
  */
 public final class DetailStore implements Closeable {
     private static final int BEGIN = 1, END = 2, BEGIN_LIST = 3, END_LIST = 4, NUMBER = 5, U64 = 6, BOOL = 7,
-            TEXT = 8, HEX = 9, TIME = 10, HEADERS = 11, END_RECORD = 0;
+            TEXT = 8, HEX = 9, TIME = 10, HEADERS = 11, ID32 = 12, HEX_NUMBER = 13, ADDRESS = 14, END_RECORD = 0;
+    /** A record's first octet: a described field tree, or an FPDU kept as its octets ({@link PduCodec}). */
+    private static final int TREE = 0, PDU = 1;
     private static final int MAX_NAMES = 60000;
+    /** Connections whose PDUs may be kept as octets; the PDUs of any beyond keep their described fields. */
+    static final int MAX_CONNECTIONS = 1 << 16;
     private static final int INLINE = 0xFFFF;
     private static final String NULL = "\u0000";
 
@@ -62,6 +72,9 @@ public final class DetailStore implements Closeable {
     private final String[] seenLabel = new String[REMEMBERED];
     private final int[] seenIds = new int[REMEMBERED];
     private final RecordBuffer recordOut = new RecordBuffer();
+    private final StringBuilder info = new StringBuilder(160);
+    private final java.util.concurrent.ConcurrentHashMap<Integer, PduCodec.Connection> connections =
+            new java.util.concurrent.ConcurrentHashMap<>();
     private final Recorder recorder = new Recorder();
 
     public DetailStore() throws IOException {
@@ -84,6 +97,7 @@ public final class DetailStore implements Closeable {
     public FieldSink begin(String protocol, CharSequence info, String source, String destination, byte[] bytes)
             throws IOException {
         recordOut.reset();
+        recordOut.writeByte(TREE);
         writeName(protocol);
         recordOut.writeUTF(info.length() > 20000 ? info.subSequence(0, 20000) : info);
         writeName(source);
@@ -102,9 +116,49 @@ public final class DetailStore implements Closeable {
         HeaderCodec.write(h, recordOut);
     }
 
+    /**
+     * Writes {@code pdu} as its framing and header octets when it can be read back to the same fields
+     * ({@link PduCodec#fits}), returning its offset; else returns -1 and writes nothing (then describe it with
+     * {@link #begin}). The row, tree and filter make its fields when they read it.
+     */
+    public long appendPdu(Pdu pdu) throws IOException {
+        if (!PduCodec.fits(pdu)) return -1;
+        if (!connections.containsKey(pdu.stream())) {
+            if (connections.size() >= MAX_CONNECTIONS) return -1;
+            connections.put(pdu.stream(), PduCodec.Connection.of(pdu.connection()));
+        }
+        recordOut.reset();
+        recordOut.writeByte(PDU);
+        PduCodec.write(pdu, recordOut);
+        return write();
+    }
+
+    /**
+     * Writes {@code pdu} as its described fields: the list's columns, the first {@link CaptureSession#BYTES_KEPT}
+     * octets and the field tree, with what RPC-over-RDMA made of it; returns its offset.
+     */
+    public long appendDescribed(Pdu pdu, RpcRdmaMessage message, ChunkMove move) throws IOException {
+        String protocol = RpcRdmaFields.protocol(message);
+        if (protocol == null) protocol = PduSummary.protocol(pdu);
+        info.setLength(0);
+        PduSummary.info(pdu, info);
+        RpcRdmaFields.info(message, move, info);
+        FieldSink rec = begin(protocol, info, pdu.source().toString(), pdu.destination().toString(),
+                FieldSpans.bytes(pdu, CaptureSession.BYTES_KEPT));
+        PduFields.describeFrame(pdu, rec);
+        if (pdu.headers() != null) headers(pdu.headers());
+        PduFields.describeLayers(pdu, rec);
+        RpcRdmaFields.describe(message, move, rec);
+        return append();
+    }
+
     /** Ends the record begun last and writes it; returns its offset. */
     public long append() throws IOException {
         recordOut.writeByte(END_RECORD);
+        return write();
+    }
+
+    private long write() throws IOException {
         synchronized (this) {
             long at = written;
             out.writeInt(recordOut.size());
@@ -135,7 +189,23 @@ public final class DetailStore implements Closeable {
 
     public Header header(long offset) throws IOException {
         DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(read(offset)));
-        return header(in);
+        return record(in, null);
+    }
+
+    /** Reads a record's header, and when {@code sink} is not null replays its field tree into it. */
+    private Header record(DataInputStream in, FieldSink sink) throws IOException {
+        int kind = in.readUnsignedByte();
+        if (kind == PDU) {
+            PduCodec.Read r = PduCodec.read(in, connections::get);
+            Pdu pdu = r.pdu();
+            if (sink != null) PduFields.describe(pdu, sink);
+            return new Header(PduSummary.protocol(pdu), PduSummary.info(pdu, new StringBuilder(96)).toString(),
+                    pdu.source().toString(), pdu.destination().toString(), r.bytes());
+        }
+        if (kind != TREE) throw new IOException("bad field record kind " + kind);
+        Header h = header(in);
+        if (sink != null) replayTree(in, sink);
+        return h;
     }
 
     private Header header(DataInputStream in) throws IOException {
@@ -151,9 +221,7 @@ public final class DetailStore implements Closeable {
     /** Replays the field tree of the record at {@code offset} into {@code sink}; returns its header. */
     public Header replay(long offset, FieldSink sink) throws IOException {
         DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(read(offset)));
-        Header h = header(in);
-        replayTree(in, sink);
-        return h;
+        return record(in, sink);
     }
 
     /**
@@ -173,8 +241,7 @@ public final class DetailStore implements Closeable {
                 if (buf.length < n) buf = new byte[n];
                 in.readFully(buf, 0, n);
                 DataInputStream rec = new DataInputStream(new java.io.ByteArrayInputStream(buf, 0, n));
-                Header h = header(rec);
-                replayTree(rec, sink);
+                Header h = record(rec, sink);
                 if (!each.visit(at, h)) return;
                 at += 4 + n;
             }
@@ -202,6 +269,13 @@ public final class DetailStore implements Closeable {
                         case BEGIN_LIST -> sink.beginList(key, label);
                         case NUMBER -> sink.number(key, label, readVarLong(in));
                         case U64 -> sink.unsigned64(key, label, readVarLong(in));
+                        case ID32 -> sink.id32(key, label, readVarLong(in));
+                        case HEX_NUMBER -> sink.hexNumber(key, label, readVarLong(in), in.readUnsignedByte());
+                        case ADDRESS -> {
+                            byte[] b = new byte[in.readUnsignedByte()];
+                            in.readFully(b);
+                            sink.address(key, label, b);
+                        }
                         case BOOL -> sink.bool(key, label, in.readBoolean());
                         case TEXT -> sink.text(key, label, in.readUTF());
                         // the text FieldSink.time makes, made when shown rather than for every PDU loaded
@@ -323,6 +397,28 @@ public final class DetailStore implements Closeable {
         public void unsigned64(String key, String label, long value) {
             op(U64, key, label);
             recordOut.writeVarLong(value);
+        }
+
+        // kept as what they are, not as the number or text a sink that does not care takes: the filter compares
+        // addresses as addresses and the tree shows identifiers in hex
+        @Override
+        public void id32(String key, String label, long value) {
+            op(ID32, key, label);
+            recordOut.writeVarLong(value);
+        }
+
+        @Override
+        public void hexNumber(String key, String label, long value, int digits) {
+            op(HEX_NUMBER, key, label);
+            recordOut.writeVarLong(value);
+            recordOut.writeByte(digits);
+        }
+
+        @Override
+        public void address(String key, String label, byte[] octets) {
+            op(ADDRESS, key, label);
+            recordOut.writeByte(octets.length);
+            recordOut.write(octets, 0, octets.length);
         }
 
         @Override

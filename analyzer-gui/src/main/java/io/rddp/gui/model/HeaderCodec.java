@@ -28,54 +28,50 @@ final class HeaderCodec {
         if (h.ethernet() != null) {
             out.write(h.ethernet().destination(), 0, 6);
             out.write(h.ethernet().source(), 0, 6);
-            out.writeVarLong(h.ethernet().etherType());
+            out.writeShort(h.ethernet().etherType());
         }
-        out.writeVarLong(h.vlans().size());
+        out.writeByte(h.vlans().size());
         for (VlanTag t : h.vlans()) {
-            out.writeVarLong(t.priority());
-            out.writeBoolean(t.dei());
-            out.writeVarLong(t.id());
-            out.writeVarLong(t.etherType());
+            out.writeShort(t.priority() << 13 | (t.dei() ? 0x1000 : 0) | t.id());
+            out.writeShort(t.etherType());
         }
+        // the fields at their own widths, one call a value: no loop and no array per PDU on the loading path
         if (h.ipv4() != null) {
             Ipv4Header ip = h.ipv4();
-            // one call a value: no array per PDU on the loading path
-            out.writeVarLong(ip.ihl());
-            out.writeVarLong(ip.tos());
-            out.writeVarLong(ip.totalLength());
-            out.writeVarLong(ip.identification());
-            out.writeVarLong(ip.flags());
-            out.writeVarLong(ip.fragmentOffset());
-            out.writeVarLong(ip.ttl());
-            out.writeVarLong(ip.protocol());
-            out.writeVarLong(ip.checksum());
-            bytes(ip.source(), out);
-            bytes(ip.destination(), out);
-            bytes(ip.options(), out);
+            out.writeByte(ip.tos());
+            out.writeShort(ip.totalLength());
+            out.writeShort(ip.identification());
+            out.writeByte(ip.flags());
+            out.writeShort(ip.fragmentOffset());
+            out.writeByte(ip.ttl());
+            out.writeByte(ip.protocol());
+            out.writeShort(ip.checksum());
+            out.write(ip.source(), 0, 4);
+            out.write(ip.destination(), 0, 4);
+            options(ip.options(), out); // IHL follows from their length
         } else {
             Ipv6Header ip = h.ipv6();
-            out.writeVarLong(ip.trafficClass());
-            out.writeVarLong(ip.flowLabel());
-            out.writeVarLong(ip.payloadLength());
-            out.writeVarLong(ip.nextHeader());
-            out.writeVarLong(ip.hopLimit());
-            bytes(ip.source(), out);
-            bytes(ip.destination(), out);
+            out.writeByte(ip.trafficClass());
+            out.writeInt(ip.flowLabel());
+            out.writeShort(ip.payloadLength());
+            out.writeByte(ip.nextHeader());
+            out.writeByte(ip.hopLimit());
+            out.write(ip.source(), 0, 16);
+            out.write(ip.destination(), 0, 16);
         }
         TcpHeader t = h.tcp();
-        out.writeVarLong(t.sourcePort());
-        out.writeVarLong(t.destinationPort());
-        out.writeVarLong(t.sequence());
-        out.writeVarLong(t.acknowledgment());
-        out.writeVarLong(t.dataOffset());
-        out.writeVarLong(t.flags());
-        out.writeVarLong(t.window());
-        out.writeVarLong(t.checksum());
-        out.writeVarLong(t.urgentPointer());
-        out.writeVarLong(h.tcpLength());
-        out.writeVarLong(h.relativeSequence());
-        out.writeVarLong(h.relativeAck());
-        bytes(t.options(), out);
+        out.writeShort(t.sourcePort());
+        out.writeShort(t.destinationPort());
+        out.writeInt((int) t.sequence());
+        out.writeInt((int) t.acknowledgment());
+        out.writeShort(t.flags());
+        out.writeShort(t.window());
+        out.writeShort(t.checksum());
+        out.writeShort(t.urgentPointer());
+        out.writeInt(h.tcpLength());
+        out.writeInt((int) h.relativeSequence()); // both modulo 2^32, as the sequence numbers themselves
+        out.writeInt((int) h.relativeAck());
+        options(t.options(), out); // the data offset follows from their length
     }
 
     static FrameHeaders read(DataInputStream in) throws IOException {
@@ -86,48 +82,54 @@ final class HeaderCodec {
             byte[] src = new byte[6];
             in.readFully(dst);
             in.readFully(src);
-            eth = new EthernetHeader(dst, src, (int) DetailStore.readVarLong(in));
+            eth = new EthernetHeader(dst, src, in.readUnsignedShort());
         }
-        int n = (int) DetailStore.readVarLong(in);
-        if (n > 64) throw new IOException("bad frame headers record: " + n + " VLAN tags");
+        int n = in.readUnsignedByte();
         List<VlanTag> vlans = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-            int priority = (int) DetailStore.readVarLong(in);
-            boolean dei = in.readBoolean();
-            vlans.add(new VlanTag(priority, dei, (int) DetailStore.readVarLong(in), (int) DetailStore.readVarLong(in)));
+            int tci = in.readUnsignedShort();
+            vlans.add(VlanTag.of(tci, in.readUnsignedShort()));
         }
         Ipv4Header v4 = null;
         Ipv6Header v6 = null;
         if ((kinds & IPV4) != 0) {
-            int[] v = ints(in, 9);
-            v4 = new Ipv4Header(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], bytes(in), bytes(in), bytes(in));
+            int tos = in.readUnsignedByte(), totalLength = in.readUnsignedShort(), id = in.readUnsignedShort();
+            int flags = in.readUnsignedByte(), fragmentOffset = in.readUnsignedShort(), ttl = in.readUnsignedByte();
+            int protocol = in.readUnsignedByte(), checksum = in.readUnsignedShort();
+            byte[] src = octets(in, 4), dst = octets(in, 4), options = options(in);
+            v4 = new Ipv4Header(5 + options.length / 4, tos, totalLength, id, flags, fragmentOffset, ttl, protocol,
+                    checksum, src, dst, options);
         } else {
-            int[] v = ints(in, 5);
-            v6 = new Ipv6Header(v[0], v[1], v[2], v[3], v[4], bytes(in), bytes(in));
+            int trafficClass = in.readUnsignedByte(), flowLabel = in.readInt(), payloadLength = in.readUnsignedShort();
+            int nextHeader = in.readUnsignedByte(), hopLimit = in.readUnsignedByte();
+            v6 = new Ipv6Header(trafficClass, flowLabel, payloadLength, nextHeader, hopLimit, octets(in, 16),
+                    octets(in, 16));
         }
-        long[] t = new long[12];
-        for (int i = 0; i < t.length; i++) t[i] = DetailStore.readVarLong(in);
-        TcpHeader tcp = new TcpHeader((int) t[0], (int) t[1], t[2], t[3], (int) t[4], (int) t[5], (int) t[6],
-                (int) t[7], (int) t[8], bytes(in));
-        return new FrameHeaders(eth, vlans, v4, v6, tcp, (int) t[9], t[10], t[11]);
+        int sport = in.readUnsignedShort(), dport = in.readUnsignedShort();
+        long seq = in.readInt() & 0xFFFFFFFFL, ack = in.readInt() & 0xFFFFFFFFL;
+        int flags = in.readUnsignedShort(), window = in.readUnsignedShort(), checksum = in.readUnsignedShort();
+        int urgent = in.readUnsignedShort(), tcpLength = in.readInt();
+        long relativeSequence = in.readInt() & 0xFFFFFFFFL, relativeAck = in.readInt() & 0xFFFFFFFFL;
+        byte[] options = options(in);
+        TcpHeader tcp = new TcpHeader(sport, dport, seq, ack, 5 + options.length / 4, flags, window, checksum, urgent,
+                options);
+        return new FrameHeaders(eth, vlans, v4, v6, tcp, tcpLength, relativeSequence, relativeAck);
     }
 
-    private static void bytes(byte[] b, RecordBuffer out) {
-        out.writeVarLong(b.length);
+    private static void options(byte[] b, RecordBuffer out) {
+        out.writeByte(b.length);
         out.write(b, 0, b.length);
     }
 
-    private static byte[] bytes(DataInputStream in) throws IOException {
-        int n = (int) DetailStore.readVarLong(in);
-        if (n > 60) throw new IOException("bad frame headers record: a field of " + n + " octets");
+    private static byte[] options(DataInputStream in) throws IOException {
+        int n = in.readUnsignedByte();
+        if (n > 40 || n % 4 != 0) throw new IOException("bad frame headers record: options of " + n + " octets");
+        return octets(in, n);
+    }
+
+    private static byte[] octets(DataInputStream in, int n) throws IOException {
         byte[] b = new byte[n];
         in.readFully(b);
         return b;
-    }
-
-    private static int[] ints(DataInputStream in, int n) throws IOException {
-        int[] v = new int[n];
-        for (int i = 0; i < n; i++) v[i] = (int) DetailStore.readVarLong(in);
-        return v;
     }
 }

@@ -46,9 +46,25 @@ final class RecordBuffer {
         size += 2;
     }
 
+    void writeInt(int v) {
+        room(4);
+        bytes[size] = (byte) (v >>> 24);
+        bytes[size + 1] = (byte) (v >>> 16);
+        bytes[size + 2] = (byte) (v >>> 8);
+        bytes[size + 3] = (byte) v;
+        size += 4;
+    }
+
     void write(byte[] b, int off, int len) {
         room(len);
         System.arraycopy(b, off, bytes, size, len);
+        size += len;
+    }
+
+    /** The next {@code len} octets of {@code b} from its position, which does not move. */
+    void write(java.nio.ByteBuffer b, int len) {
+        room(len);
+        b.get(b.position(), bytes, size, len);
         size += len;
     }
 

@@ -282,6 +282,18 @@ public final class MainView extends BorderPane {
 
     // ---- packets tab ----
 
+    /** The style class of a packet row: its worst violation, else its protocol. */
+    static String rowClass(PacketRow r) {
+        if ((r.flags() & PduIndex.FLAG_ERROR) != 0) return "violation-error";
+        if ((r.flags() & PduIndex.FLAG_VIOLATION) != 0) return "violation-other";
+        return switch (r.protocol()) {
+            case "MPA" -> "proto-mpa";
+            case "DDP" -> "proto-ddp";
+            case "RDMAP" -> "proto-rdmap";
+            default -> "proto-rpc";
+        };
+    }
+
     private Node packetsPane() {
         packets.setId("packets");
         packets.setItems(vm.rows);
@@ -294,20 +306,18 @@ public final class MainView extends BorderPane {
         packets.getColumns().add(column("Length", 65, r -> r.length()));
         packets.getColumns().add(column("Info", 700, PacketRow::info));
         packets.setRowFactory(t -> new TableRow<>() {
+            private String shown;
+
             @Override
             protected void updateItem(PacketRow r, boolean empty) {
                 super.updateItem(r, empty);
-                getStyleClass().removeAll("proto-mpa", "proto-ddp", "proto-rdmap", "proto-rpc", "violation-error",
-                        "violation-other");
-                if (empty || r == null) return;
-                if ((r.flags() & PduIndex.FLAG_ERROR) != 0) getStyleClass().add("violation-error");
-                else if ((r.flags() & PduIndex.FLAG_VIOLATION) != 0) getStyleClass().add("violation-other");
-                else getStyleClass().add(switch (r.protocol()) {
-                    case "MPA" -> "proto-mpa";
-                    case "DDP" -> "proto-ddp";
-                    case "RDMAP" -> "proto-rdmap";
-                    default -> "proto-rpc";
-                });
+                String want = empty || r == null ? null : rowClass(r);
+                // only a change touches the style classes: each change has the row's CSS applied again, and this
+                // runs for every visible row each time a loading capture's list grows
+                if (java.util.Objects.equals(want, shown)) return;
+                if (shown != null) getStyleClass().remove(shown);
+                if (want != null) getStyleClass().add(want);
+                shown = want;
             }
         });
         packets.getSelectionModel().selectedIndexProperty().addListener((o, a, b) -> vm.select(b.intValue()));

@@ -34,9 +34,11 @@ public final class PlacementView extends Canvas {
     /**
      * Whether the picture is on show (the view binds it to its tab). One not on show is drawn when it is shown, not
      * at each change of its data: a loading capture changes it every second, and every drawing of thousands of rows
-     * into a canvas that grows each time costs the FX thread and the heap more than the loading itself.
+     * into a canvas that grows each time costs the FX thread and the heap more than the loading itself. Not on show
+     * until said: drawing into a canvas no pulse renders leaves the scene dirty, and the window repainted its region
+     * some 20 times a second for as long as the picture stayed hidden.
      */
-    public final BooleanProperty shown = new SimpleBooleanProperty(true);
+    public final BooleanProperty shown = new SimpleBooleanProperty(false);
     private boolean stale;
 
     public PlacementView(ObservableList<Access> accesses, Consumer<Access> onPick) {
