@@ -289,7 +289,7 @@ final class StatsCommand implements Callable<Integer> {
 
     private static void inline(String name, ChunkBytes.Inline i, JsonGenerator j) throws IOException {
         j.writeObjectFieldStart(name);
-        j.writeNumberField("sends", i.messages());
+        j.writeNumberField("sends", i.sends());
         j.writeNumberField("headerBytes", i.headerBytes());
         j.writeNumberField("payloadBytes", i.payloadBytes());
         j.writeNumberField("undecodedSends", i.undecoded());

@@ -42,18 +42,18 @@ public record ChunkBytes(Inline calls, Inline replies, Chunk read, Chunk positio
     /**
      * What the Sends of one side carried (RFC 8166 §3.5.1, §4.1.2).
      *
-     * @param messages       Sends whose transport header parsed
+     * @param sends          Sends whose transport header parsed
      * @param headerBytes    their Transport stream: the RPC-over-RDMA header and its chunk lists
      * @param payloadBytes   their Payload stream: the RPC message octets after the header (RDMA_MSG; RDMA_NOMSG and
      *                       RDMA_ERROR have none), as the Send carried them (reduced, §3.4.1)
      * @param undecoded      Sends on the connection whose header did not parse, and their octets
      * @param undecodedBytes the octets of those
      */
-    public record Inline(long messages, long headerBytes, long payloadBytes, long undecoded, long undecodedBytes) {
+    public record Inline(long sends, long headerBytes, long payloadBytes, long undecoded, long undecodedBytes) {
         public static final Inline NONE = new Inline(0, 0, 0, 0, 0);
 
         Inline plus(Inline o) {
-            return new Inline(messages + o.messages, headerBytes + o.headerBytes, payloadBytes + o.payloadBytes,
+            return new Inline(sends + o.sends, headerBytes + o.headerBytes, payloadBytes + o.payloadBytes,
                     undecoded + o.undecoded, undecodedBytes + o.undecodedBytes);
         }
     }

@@ -160,8 +160,8 @@ public final class StatsText {
     }
 
     private static void chunkRows(TextTable t, Object stream, ChunkBytes b) {
-        t.row(stream, "inline, calls", b.calls().messages(), "-", "-", b.calls().payloadBytes());
-        t.row(stream, "inline, replies", b.replies().messages(), "-", "-", b.replies().payloadBytes());
+        t.row(stream, "inline, calls", b.calls().sends(), "-", "-", b.calls().payloadBytes());
+        t.row(stream, "inline, replies", b.replies().sends(), "-", "-", b.replies().payloadBytes());
         t.row(stream, "Read chunks", b.read().chunks(), b.read().advertised(), "-", b.read().moved());
         t.row(stream, "  at Position zero", b.positionZero().chunks(), b.positionZero().advertised(), "-",
                 b.positionZero().moved());
@@ -170,7 +170,7 @@ public final class StatsText {
         t.row(stream, "Reply chunks", b.reply().chunks(), b.reply().advertised(), b.reply().returned(),
                 b.reply().moved());
         t.row(stream, "total RPC messages", "-", "-", "-", b.total());
-        t.row(stream, "transport headers", b.calls().messages() + b.replies().messages(), "-", "-",
+        t.row(stream, "transport headers", b.calls().sends() + b.replies().sends(), "-", "-",
                 b.calls().headerBytes() + b.replies().headerBytes());
         if (b.unattributed() > 0) t.row(stream, "in no chunk", "-", "-", "-", b.unattributed());
         long undecoded = b.calls().undecoded() + b.replies().undecoded();
