@@ -55,7 +55,7 @@ public final class StatsCollector {
     /**
      * Open RPC calls remembered per connection and direction (as rpcrdma.transactions): one more drops the oldest,
      * counted as {@link CaptureStats.RpcStats#dropped()}, so a flood of calls never answered costs at most this many
-     * entries (about 100 octets each) per open connection.
+     * entries (under 200 octets each) per open connection.
      */
     public static final int MAX_OPEN_CALLS = RpcRdmaStage.MAX_TRANSACTIONS;
     /** Distinct procedure names per stream and per capture; further ones are counted under {@link #OTHER}. */
