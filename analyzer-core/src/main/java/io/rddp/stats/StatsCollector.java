@@ -208,8 +208,7 @@ public final class StatsCollector {
         }
 
         RpcStats toStats() {
-            RpcStats none = RpcStats.NONE;
-            if (calls == 0 && replies == 0 && unmatched == 0 && bytes.isEmpty()) return none;
+            if (calls == 0 && replies == 0 && unmatched == 0 && bytes.isEmpty()) return RpcStats.NONE;
             List<ProcedureStats> procs = new ArrayList<>();
             new TreeMap<>(byProcedure).forEach((name, p) -> procs.add(
                     new ProcedureStats(name, p.calls, p.replies, p.unanswered, p.dropped, p.latency.summary())));
@@ -403,9 +402,8 @@ public final class StatsCollector {
                     dropped(s, it.next());
                     it.remove();
                 }
-                boolean longCall = m.header().readList().stream().anyMatch(r -> r.position() == 0);
                 calls.put(xid, new OpenCall(pdu.timestampNanos(), ProcedureName.of(m.rpc()),
-                        longCall ? m.header().readList() : null));
+                        hasPositionZero(m.header().readList()) ? m.header().readList() : null));
             } else if (!m.fromRequester()) {
                 if (proc == Proc.RDMA_MSG || proc == Proc.RDMA_NOMSG) s.chunks.reply(m.header());
                 OpenCall c = s.calls[1 - d].remove(xid);
@@ -425,6 +423,11 @@ public final class StatsCollector {
                 p.replies++;
                 p.latency.add(t);
             }
+        }
+
+        private static boolean hasPositionZero(List<ReadSegment> reads) {
+            for (ReadSegment r : reads) if (r.position() == 0) return true;
+            return false;
         }
 
         private static void unanswered(StreamState s, OpenCall c) {
