@@ -16,7 +16,10 @@ import io.rddp.stats.LatencyHistogram.Latency;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.rddp.testing.RepoPaths;
+
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -215,5 +218,46 @@ class RpcRdmaStatsTest {
         assertThat(r.unanswered()).isZero();
         assertThat(r.bytes().calls().undecoded()).isEqualTo(2);
         assertThat(r.bytes().calls().undecodedBytes()).isEqualTo(16 + 12);
+    }
+
+    /**
+     * The RPC-over-RDMA faults of the violation corpus (malformed headers, replies to nothing, chunks out of bounds,
+     * XID mismatches...) are counted, not thrown: every call ends as one of replied, unanswered or dropped, and the
+     * capture's figures are the sum of its streams'.
+     */
+    @Test
+    void everyRpcOverRdmaCaptureOfTheCorpusGivesFiguresThatAddUp() throws IOException {
+        List<Path> captures;
+        try (var files = Files.list(RepoPaths.root().resolve("pcaps/violations"))) {
+            captures = new java.util.ArrayList<>(files.filter(f -> f.getFileName().toString().startsWith("rpcrdma-")
+                    && f.toString().endsWith(".pcap")).sorted().toList());
+        }
+        captures.add(RepoPaths.root().resolve("pcaps/generated/nfs-rdma-crc.pcap"));
+        assertThat(captures).hasSizeGreaterThan(20);
+        long callsSeen = 0;
+        for (Path f : captures) {
+            CaptureStats s = stats(f);
+            assertThat(s.error()).as(f.toString()).isNull();
+            RpcStats r = s.rpc();
+            assertThat(r.calls()).as(f + ": calls end once").isEqualTo(r.replies() + r.unanswered() + r.dropped());
+            for (ProcedureStats p : r.byProcedure()) {
+                assertThat(p.calls()).as(f + " " + p.procedure())
+                        .isEqualTo(p.replies() + p.unanswered() + p.dropped());
+                assertThat(p.latency().count()).isEqualTo(p.replies());
+            }
+            assertThat(r.byProcedure().stream().mapToLong(ProcedureStats::calls).sum()).isEqualTo(r.calls());
+            ChunkBytes sum = ChunkBytes.NONE;
+            long calls = 0, unmatched = 0;
+            for (CaptureStats.StreamStats st : s.streams()) {
+                sum = sum.plus(st.rpc().bytes());
+                calls += st.rpc().calls();
+                unmatched += st.rpc().unmatched();
+            }
+            assertThat(r.bytes()).as(f.toString()).isEqualTo(sum);
+            assertThat(r.calls()).isEqualTo(calls);
+            assertThat(r.unmatched()).isEqualTo(unmatched);
+            callsSeen += r.calls();
+        }
+        assertThat(callsSeen).isPositive();
     }
 }
