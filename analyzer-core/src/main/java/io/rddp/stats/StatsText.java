@@ -1,5 +1,6 @@
 package io.rddp.stats;
 
+import io.rddp.Plural;
 import io.rddp.ddp.DdpHeader;
 import io.rddp.ddp.TaggedHeader;
 import io.rddp.ddp.UntaggedHeader;
@@ -134,10 +135,10 @@ public final class StatsText {
         out.println("RPC-over-RDMA call to reply time, matched by XID per connection (µs; Send of the call to Send of "
                 + "the reply)");
         t.print(out);
-        if (all.unmatched() > 0) out.println("  " + all.unmatched() + " replies to no call seen");
+        if (all.unmatched() > 0) out.println("  " + Plural.of(all.unmatched(), "reply", "replies") + " to no call seen");
         if (all.dropped() > 0) {
-            out.println("  " + all.dropped() + " calls dropped unanswered: more than " + StatsCollector.MAX_OPEN_CALLS
-                    + " open on one connection");
+            out.println("  " + Plural.of(all.dropped(), "call") + " dropped unanswered: more than "
+                    + StatsCollector.MAX_OPEN_CALLS + " open on one connection");
         }
     }
 

@@ -140,8 +140,13 @@ class RpcRdmaStatsTest {
         assertThat(getattr.calls()).isEqualTo(n);
         assertThat(getattr.dropped()).isEqualTo(3);
         assertThat(getattr.replies() + getattr.unanswered() + getattr.dropped()).isEqualTo(getattr.calls());
-        // the newest call was answered 2 frames after it: the reply's Send follows it, 1 µs apart
         assertThat(r.all().count()).isEqualTo(1);
+        // the text says what the cap did
+        java.io.StringWriter text = new java.io.StringWriter();
+        StatsText.print(stats(f), "flood.pcap", new java.io.PrintWriter(text));
+        assertThat(text.toString()).contains("  1 reply to no call seen\n")
+                .contains("  3 calls dropped unanswered: more than 1024 open on one connection\n")
+                .containsPattern("\\n +0 +NFSv3 GETATTR +" + n + " +1 +" + (n - 4) + " +3 ");
     }
 
     @Test
