@@ -127,7 +127,8 @@ public record CaptureStats(long frames, long pdus, long firstNanos, long lastNan
      * @param unmatched       replies to no call seen
      * @param all             call → reply time of every matched pair
      * @param byProcedure     the same per RPC procedure ({@link ProcedureName}: "NFSv3 READ"), by name;
-     *                        "(procedure not known)" when neither the call nor the reply named it
+     *                        "(procedure not known)" when neither the call nor the reply named it,
+     *                        "(RPC-over-RDMA version 2)" for calls whose transport header is not version 1
      * @param bytes           octets moved inline and through Read, Write and Reply chunks
      */
     public record RpcStats(long calls, long replies, long unanswered, long dropped, long unmatched, Latency all,

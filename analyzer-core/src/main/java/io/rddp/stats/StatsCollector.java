@@ -61,6 +61,8 @@ public final class StatsCollector {
     /** Distinct procedure names per stream and per capture; further ones are counted under {@link #OTHER}. */
     public static final int MAX_PROCEDURES = 256;
     public static final String UNKNOWN_PROCEDURE = "(procedure not known)";
+    /** The row of calls whose transport header has a version other than 1, followed by the version and ")". */
+    public static final String OTHER_VERSION = "(RPC-over-RDMA version ";
     public static final String OTHER = "(other procedures)";
     /** The opcode counts of FPDUs whose DDP or RDMAP header did not parse. */
     static final int UNDECODED = OpcodeCounts.UNDECODED;
@@ -402,7 +404,11 @@ public final class StatsCollector {
                     dropped(s, it.next());
                     it.remove();
                 }
-                calls.put(xid, new OpenCall(pdu.timestampNanos(), ProcedureName.of(m.rpc()),
+                // RFC 8166 §4.5.1: a header of another version carries nothing decodable; the Responder answers
+                // ERR_VERS, and such probes get their own row rather than "(procedure not known)"
+                String name = m.header().version() != 1 ? OTHER_VERSION + m.header().version() + ")"
+                        : ProcedureName.of(m.rpc());
+                calls.put(xid, new OpenCall(pdu.timestampNanos(), name,
                         hasPositionZero(m.header().readList()) ? m.header().readList() : null));
             } else if (!m.fromRequester()) {
                 if (proc == Proc.RDMA_MSG || proc == Proc.RDMA_NOMSG) s.chunks.reply(m.header());
