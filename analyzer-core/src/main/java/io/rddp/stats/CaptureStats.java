@@ -11,8 +11,8 @@ import java.util.List;
 
 /**
  * The statistics of one capture ({@code rddp stats}): counts and bytes per stream, direction and RDMAP opcode, RDMA
- * Read latencies, RPC-over-RDMA call → reply times, the Terminates and how each connection closed. All times are
- * nanoseconds; epoch times as the capture stamped them.
+ * Read latencies, RPC-over-RDMA call → reply times and octets per chunk kind, the Terminates and how each connection
+ * closed. All times are nanoseconds; epoch times as the capture stamped them.
  *
  * @param frames             frames read
  * @param pdus               PDUs decoded (MPA Requests/Replies and FPDUs)
