@@ -10,6 +10,7 @@ import io.rddp.rdmap.ReadRequest;
 import io.rddp.rdmap.Terminate;
 import io.rddp.report.JsonReports;
 import io.rddp.stats.CaptureStats;
+import io.rddp.stats.ChunkBytes;
 import io.rddp.stats.CaptureStats.DirectionStats;
 import io.rddp.count.OpcodeCounts;
 import io.rddp.stats.CaptureStats.ProcedureStats;
@@ -41,7 +42,9 @@ import java.util.concurrent.Callable;
         description = {"Statistics of captures, per stream and direction:",
                 "  segments, messages and bytes per RDMAP opcode;",
                 "  RDMA Read latency (Read Request to first and last Read Response segment);",
-                "  RPC-over-RDMA call to reply time per procedure (matched by XID);",
+                "  RPC-over-RDMA calls, replies, unanswered calls and call to reply",
+                "  time per procedure (matched by XID per connection); octets moved",
+                "  inline and through Read, Write and Reply chunks;",
                 "  every Terminate with its Layer/EType/Code; how each connection closed.",
                 "Latencies: min, median, p99, max (nearest rank; exact up to 256 samples, else within 1/64).",
                 "Exit codes: 0 done, 2 bad usage or unreadable input (a damaged capture is counted up to the damage)."},
@@ -249,6 +252,7 @@ final class StatsCommand implements Callable<Integer> {
         j.writeNumberField("calls", r.calls());
         j.writeNumberField("replies", r.replies());
         j.writeNumberField("unanswered", r.unanswered());
+        j.writeNumberField("dropped", r.dropped());
         j.writeNumberField("unmatched", r.unmatched());
         latency("latency", r.all(), j);
         j.writeArrayFieldStart("procedures");
@@ -257,10 +261,48 @@ final class StatsCommand implements Callable<Integer> {
             j.writeStringField("procedure", p.procedure());
             j.writeNumberField("calls", p.calls());
             j.writeNumberField("replies", p.replies());
+            j.writeNumberField("unanswered", p.unanswered());
+            j.writeNumberField("dropped", p.dropped());
             latency("latency", p.latency(), j);
             j.writeEndObject();
         }
         j.writeEndArray();
+        bytes(r.bytes(), j);
+        j.writeEndObject();
+    }
+
+    /** Octets inline and per chunk kind (docs/json.md): advertised in the calls, returned in the replies, moved. */
+    private static void bytes(ChunkBytes b, JsonGenerator j) throws IOException {
+        j.writeObjectFieldStart("bytes");
+        inline("calls", b.calls(), j);
+        inline("replies", b.replies(), j);
+        chunk("read", b.read(), j);
+        chunk("positionZero", b.positionZero(), j);
+        chunk("write", b.write(), j);
+        chunk("reply", b.reply(), j);
+        j.writeNumberField("unattributed", b.unattributed());
+        j.writeNumberField("towardResponder", b.towardResponder());
+        j.writeNumberField("towardRequester", b.towardRequester());
+        j.writeNumberField("total", b.total());
+        j.writeEndObject();
+    }
+
+    private static void inline(String name, ChunkBytes.Inline i, JsonGenerator j) throws IOException {
+        j.writeObjectFieldStart(name);
+        j.writeNumberField("sends", i.sends());
+        j.writeNumberField("headerBytes", i.headerBytes());
+        j.writeNumberField("payloadBytes", i.payloadBytes());
+        j.writeNumberField("undecodedSends", i.undecoded());
+        j.writeNumberField("undecodedBytes", i.undecodedBytes());
+        j.writeEndObject();
+    }
+
+    private static void chunk(String name, ChunkBytes.Chunk c, JsonGenerator j) throws IOException {
+        j.writeObjectFieldStart(name);
+        j.writeNumberField("chunks", c.chunks());
+        j.writeNumberField("advertised", c.advertised());
+        j.writeNumberField("returned", c.returned());
+        j.writeNumberField("moved", c.moved());
         j.writeEndObject();
     }
 

@@ -133,6 +133,55 @@ class StatsCommandTest {
         }
     }
 
+    /**
+     * The chunk octets of the bundled NFS/RDMA capture, counted by hand from its decode (rddp decode, frames 7-76;
+     * the pattern repeats twice): Read chunks 2 NFSv3 WRITEs of 2 x 1500 (frames 13-17) and 2 Long Calls of 6188
+     * (frames 26-30); Write chunks 2 READs of 3000 (frames 20-22); Reply chunks 2 READDIRPLUS replies of
+     * 1438 + 1438 + 1220 + 752 = 4848 (frames 33-36) into 2 x 4096 offered.
+     */
+    @Test
+    void jsonCarriesTheOctetsOfEachChunkKindAdvertisedReturnedAndMoved() throws Exception {
+        Path out = tmp.resolve("nfs.json");
+        assertThat(run("stats", "--format", "json", "-o", out.toString(), cap("generated/nfs-rdma-crc.pcap"))).isZero();
+        JsonNode root = new ObjectMapper().readTree(out.toFile());
+        JsonNode bytes = root.path("streams").get(0).path("rpc").path("bytes");
+        assertThat(bytes).isEqualTo(root.path("rpc").path("bytes")); // one stream: the capture's figures
+        JsonNode read = bytes.path("read");
+        assertThat(read.path("chunks").asLong()).isEqualTo(4);
+        assertThat(read.path("advertised").asLong()).isEqualTo(2 * 3000 + 2 * 6188);
+        assertThat(read.path("moved").asLong()).isEqualTo(2 * 3000 + 2 * 6188);
+        assertThat(read.path("returned").asLong()).isZero();
+        JsonNode pz = bytes.path("positionZero");
+        assertThat(pz.path("chunks").asLong()).isEqualTo(2);
+        assertThat(pz.path("moved").asLong()).isEqualTo(2 * 6188);
+        JsonNode write = bytes.path("write");
+        assertThat(write.path("chunks").asLong()).isEqualTo(2);
+        assertThat(write.path("returned").asLong()).isEqualTo(2 * 3000);
+        assertThat(write.path("moved").asLong()).isEqualTo(2 * 3000);
+        JsonNode reply = bytes.path("reply");
+        assertThat(reply.path("chunks").asLong()).isEqualTo(2);
+        assertThat(reply.path("advertised").asLong()).isEqualTo(2 * 2 * 4096);
+        assertThat(reply.path("moved").asLong()).isEqualTo(2 * 4848).isEqualTo(reply.path("returned").asLong());
+        assertThat(bytes.path("unattributed").asLong()).isZero();
+        // 16 Sends each way; what the Sends carried is their payload (rddp stats' opcode table: 2120 and 1664)
+        JsonNode calls = bytes.path("calls"), replies = bytes.path("replies");
+        assertThat(calls.path("sends").asLong()).isEqualTo(16);
+        assertThat(replies.path("sends").asLong()).isEqualTo(16);
+        assertThat(calls.path("headerBytes").asLong() + calls.path("payloadBytes").asLong()).isEqualTo(2120);
+        assertThat(replies.path("headerBytes").asLong() + replies.path("payloadBytes").asLong()).isEqualTo(1664);
+        assertThat(bytes.path("total").asLong()).isEqualTo(bytes.path("towardResponder").asLong()
+                + bytes.path("towardRequester").asLong());
+        assertThat(bytes.path("towardResponder").asLong()).isEqualTo(calls.path("payloadBytes").asLong() + 18376);
+        assertThat(bytes.path("towardRequester").asLong())
+                .isEqualTo(replies.path("payloadBytes").asLong() + 6000 + 9696);
+        JsonNode wr = root.path("rpc").path("procedures");
+        for (JsonNode p : wr) {
+            assertThat(p.path("calls").asLong()).as(p.path("procedure").asText()).isEqualTo(p.path("replies").asLong()
+                    + p.path("unanswered").asLong() + p.path("dropped").asLong());
+        }
+        assertThat(root.path("rpc").path("dropped").asLong()).isZero();
+    }
+
     @Test
     void aFolderGivesStatsOfEveryCaptureInIt() throws Exception {
         Path out = tmp.resolve("siw.txt");

@@ -11,8 +11,8 @@ import java.util.List;
 
 /**
  * The statistics of one capture ({@code rddp stats}): counts and bytes per stream, direction and RDMAP opcode, RDMA
- * Read latencies, RPC-over-RDMA call → reply times, the Terminates and how each connection closed. All times are
- * nanoseconds; epoch times as the capture stamped them.
+ * Read latencies, RPC-over-RDMA call → reply times and octets per chunk kind, the Terminates and how each connection
+ * closed. All times are nanoseconds; epoch times as the capture stamped them.
  *
  * @param frames             frames read
  * @param pdus               PDUs decoded (MPA Requests/Replies and FPDUs)
@@ -112,27 +112,45 @@ public record CaptureStats(long frames, long pdus, long firstNanos, long lastNan
     }
 
     /**
-     * RPC-over-RDMA (RFC 8166) calls and their replies, matched by XID.
+     * RPC-over-RDMA (RFC 8166) calls and their replies, matched by XID on the same connection (RFC 5531 §9: a reply
+     * carries its call's XID; RFC 8166 §4.2.1: so does the transport header), and the octets moved inline and
+     * through each chunk kind. Every call ends up as exactly one of replied, unanswered or dropped.
      *
-     * @param calls           Sends of the Requester with a transport header (RDMA_MSG, RDMA_NOMSG)
+     * @param calls           Sends of the Requester with a transport header (RDMA_MSG, RDMA_NOMSG; RDMA_MSGP, which
+     *                        a Responder answers with RDMA_ERROR; not RDMA_DONE, which nobody answers, §4.6.2)
      * @param replies         replies matched to a call (RDMA_ERROR included)
-     * @param unanswered      calls with no reply when the connection ended (or forgotten beyond the cap)
+     * @param unanswered      calls with no reply when the connection ended, or whose XID a later call reused while
+     *                        they were still open
+     * @param dropped         calls forgotten unanswered because more than {@link StatsCollector#MAX_OPEN_CALLS}
+     *                        were open in one direction (the oldest goes); a reply that comes later counts as
+     *                        unmatched
      * @param unmatched       replies to no call seen
      * @param all             call → reply time of every matched pair
-     * @param byProcedure     the same per RPC procedure ("NFSv3 READ"), by name; "(procedure not known)" when
-     *                        neither the call nor the reply named it
+     * @param byProcedure     the same per RPC procedure ({@link ProcedureName}: "NFSv3 READ"), by name;
+     *                        "(procedure not known)" when neither the call nor the reply named it,
+     *                        "(RPC-over-RDMA version 2)" for calls whose transport header is not version 1
+     * @param bytes           octets moved inline and through Read, Write and Reply chunks
      */
-    public record RpcStats(long calls, long replies, long unanswered, long unmatched, Latency all,
-                           List<ProcedureStats> byProcedure) {
-        public static final RpcStats NONE = new RpcStats(0, 0, 0, 0, Latency.NONE, List.of());
+    public record RpcStats(long calls, long replies, long unanswered, long dropped, long unmatched, Latency all,
+                           List<ProcedureStats> byProcedure, ChunkBytes bytes) {
+        public static final RpcStats NONE = new RpcStats(0, 0, 0, 0, 0, Latency.NONE, List.of(), ChunkBytes.NONE);
 
         public RpcStats {
             byProcedure = List.copyOf(byProcedure);
         }
+
+        /** Whether the stream carried no RPC-over-RDMA at all. */
+        public boolean isEmpty() {
+            return calls == 0 && replies == 0 && unmatched == 0 && bytes.isEmpty();
+        }
     }
 
-    /** Calls of one RPC procedure: how many and the call → reply time of those answered. */
-    public record ProcedureStats(String procedure, long calls, long replies, Latency latency) {
+    /**
+     * Calls of one RPC procedure: how they ended and the call → reply time of those answered
+     * ({@code calls = replies + unanswered + dropped}).
+     */
+    public record ProcedureStats(String procedure, long calls, long replies, long unanswered, long dropped,
+                                 Latency latency) {
     }
 
     /**

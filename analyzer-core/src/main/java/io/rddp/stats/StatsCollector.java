@@ -13,6 +13,7 @@ import io.rddp.rdmap.ReadRequest;
 import io.rddp.rdmap.Terminate;
 import io.rddp.rpcrdma.ChunkMove;
 import io.rddp.rpcrdma.Proc;
+import io.rddp.rpcrdma.ReadSegment;
 import io.rddp.rpcrdma.RpcRdmaListener;
 import io.rddp.rpcrdma.RpcRdmaMessage;
 import io.rddp.rpcrdma.RpcRdmaStage;
@@ -51,11 +52,17 @@ public final class StatsCollector {
     public static final int MAX_TERMINATES = 10_000;
     /** Outstanding Read Requests remembered per direction (as the sink model's sink.outstanding-reads). */
     public static final int MAX_OUTSTANDING_READS = 4096;
-    /** Open RPC calls remembered per direction (as rpcrdma.transactions). */
+    /**
+     * Open RPC calls remembered per connection and direction (as rpcrdma.transactions): one more drops the oldest,
+     * counted as {@link CaptureStats.RpcStats#dropped()}, so a flood of calls never answered costs at most this many
+     * entries (under 200 octets each) per open connection.
+     */
     public static final int MAX_OPEN_CALLS = RpcRdmaStage.MAX_TRANSACTIONS;
     /** Distinct procedure names per stream and per capture; further ones are counted under {@link #OTHER}. */
     public static final int MAX_PROCEDURES = 256;
     public static final String UNKNOWN_PROCEDURE = "(procedure not known)";
+    /** The row of calls whose transport header has a version other than 1, followed by the version and ")". */
+    public static final String OTHER_VERSION = "(RPC-over-RDMA version ";
     public static final String OTHER = "(other procedures)";
     /** The opcode counts of FPDUs whose DDP or RDMAP header did not parse. */
     static final int UNDECODED = OpcodeCounts.UNDECODED;
@@ -144,16 +151,21 @@ public final class StatsCollector {
     private static final class OpenCall {
         final long nanos;
         String procedure;
+        /** the call's Read list when it has a Position Zero chunk (to tell Long Call octets apart), else null */
+        final List<ReadSegment> longCallReads;
 
-        OpenCall(long nanos, String procedure) {
+        OpenCall(long nanos, String procedure, List<ReadSegment> longCallReads) {
             this.nanos = nanos;
             this.procedure = procedure;
+            this.longCallReads = longCallReads;
         }
     }
 
     private static final class ProcedureState {
         long calls;
         long replies;
+        long unanswered;
+        long dropped;
         final LatencyHistogram latency = new LatencyHistogram();
     }
 
@@ -162,7 +174,9 @@ public final class StatsCollector {
         long calls;
         long replies;
         long unanswered;
+        long dropped;
         long unmatched;
+        ChunkBytes bytes = ChunkBytes.NONE;
         final LatencyHistogram all = new LatencyHistogram();
         final Map<String, ProcedureState> byProcedure = new HashMap<>();
 
@@ -181,22 +195,26 @@ public final class StatsCollector {
             calls += o.calls;
             replies += o.replies;
             unanswered += o.unanswered;
+            dropped += o.dropped;
             unmatched += o.unmatched;
+            bytes = bytes.plus(o.bytes);
             all.addAll(o.all);
             for (Map.Entry<String, ProcedureState> e : o.byProcedure.entrySet()) {
                 ProcedureState p = procedure(e.getKey());
                 p.calls += e.getValue().calls;
                 p.replies += e.getValue().replies;
+                p.unanswered += e.getValue().unanswered;
+                p.dropped += e.getValue().dropped;
                 p.latency.addAll(e.getValue().latency);
             }
         }
 
         RpcStats toStats() {
-            if (calls == 0 && replies == 0 && unmatched == 0) return RpcStats.NONE;
+            if (calls == 0 && replies == 0 && unmatched == 0 && bytes.isEmpty()) return RpcStats.NONE;
             List<ProcedureStats> procs = new ArrayList<>();
-            new TreeMap<>(byProcedure).forEach((name, p) ->
-                    procs.add(new ProcedureStats(name, p.calls, p.replies, p.latency.summary())));
-            return new RpcStats(calls, replies, unanswered, unmatched, all.summary(), procs);
+            new TreeMap<>(byProcedure).forEach((name, p) -> procs.add(
+                    new ProcedureStats(name, p.calls, p.replies, p.unanswered, p.dropped, p.latency.summary())));
+            return new RpcStats(calls, replies, unanswered, dropped, unmatched, all.summary(), procs, bytes);
         }
     }
 
@@ -214,6 +232,9 @@ public final class StatsCollector {
         @SuppressWarnings("unchecked")
         final LinkedHashMap<Long, OpenCall>[] calls = new LinkedHashMap[]{new LinkedHashMap<>(), new LinkedHashMap<>()};
         final RpcState rpc = new RpcState();
+        /** set by the first RPC-over-RDMA message: from then on a tagged placement no chunk holds is counted */
+        boolean rpcSeen;
+        final ChunkCounter chunks = new ChunkCounter();
         final long[] fin = {-1, -1};
         final long[] rst = {-1, -1};
 
@@ -274,6 +295,7 @@ public final class StatsCollector {
             boolean last = pdu.ddp().header().last();
             count(dir, code, last, pdu.rdmap().payload().remaining(), wire);
             Opcode op = pdu.rdmap().opcode();
+            if (op == Opcode.RDMA_READ_RESPONSE || op == Opcode.RDMA_WRITE) placed(s, pdu, move);
             if (op == Opcode.RDMA_READ_REQUEST && pdu.rdmap().body() instanceof ReadRequest rr) {
                 readRequest(s.reads[d], pdu, rr);
             } else if (op == Opcode.RDMA_READ_RESPONSE && pdu.ddp().header() instanceof TaggedHeader t) {
@@ -334,37 +356,71 @@ public final class StatsCollector {
         }
 
         /**
+         * A tagged placement (RDMA Read Response or Write payload) on an RPC-over-RDMA connection: octets moved
+         * through the chunk whose segment the RPC-over-RDMA layer found it in (RFC 8166 §3.5.2), or through none.
+         */
+        private static void placed(StreamState s, Pdu pdu, ChunkMove move) {
+            long octets = pdu.rdmap().payload().remaining();
+            if (move != null && move.matched() && move.op() != ChunkMove.Op.READ_REQUEST) {
+                boolean positionZero = false;
+                if (move.chunk() == ChunkMove.Chunk.READ) { // the Requester sends Read Responses: its calls
+                    OpenCall c = s.calls[pdu.direction().ordinal()].get(move.xid());
+                    positionZero = c != null && c.longCallReads != null && move.segment() < c.longCallReads.size()
+                            && c.longCallReads.get(move.segment()).position() == 0;
+                }
+                s.chunks.moved(move.chunk(), positionZero, octets);
+            } else if (s.rpcSeen) {
+                s.chunks.unattributed(octets);
+            }
+        }
+
+        /**
          * RFC 8166 §4.2.1: a reply carries its call's XID. A call is a Requester's Send with a transport header; the
          * Long Call rebuilt from its Position Zero Read chunk (§3.5.3) only names the procedure of that call.
          */
         private static void rpc(StreamState s, Pdu pdu, RpcRdmaMessage m) {
+            s.rpcSeen = true;
+            if (m.source() != RpcRdmaMessage.Source.POSITION_ZERO_READ_CHUNK) s.chunks.send(m);
             if (m.header() == null) return;
             int d = pdu.direction().ordinal();
             long xid = m.header().xid();
+            Proc proc = m.header().proc();
             if (m.source() == RpcRdmaMessage.Source.POSITION_ZERO_READ_CHUNK) {
                 OpenCall c = s.calls[d].get(xid);
-                if (c != null && c.procedure == null && m.rpc() != null) c.procedure = m.rpc().procedureName();
+                if (c != null && c.procedure == null) c.procedure = ProcedureName.of(m.rpc());
                 return;
             }
-            if (m.fromRequester() && m.source() == RpcRdmaMessage.Source.INLINE && m.header().proc() != Proc.RDMA_ERROR) {
+            if (m.fromRequester() && m.source() == RpcRdmaMessage.Source.INLINE && proc != Proc.RDMA_ERROR
+                    && proc != Proc.RDMA_DONE) {
                 s.rpc.calls++;
+                s.chunks.call(m.header());
                 LinkedHashMap<Long, OpenCall> calls = s.calls[d];
+                // RFC 5531 §9: an XID names one call on a connection; the same XID again before a reply means
+                // the first call was not answered (RFC 8166 transports are reliable: no retransmission here)
                 OpenCall old = calls.remove(xid);
-                if (old != null) unanswered(s, old); // the same XID again before a reply: the first is not answered
+                if (old != null) unanswered(s, old);
                 if (calls.size() >= MAX_OPEN_CALLS) {
                     Iterator<OpenCall> it = calls.values().iterator();
-                    unanswered(s, it.next());
+                    dropped(s, it.next());
                     it.remove();
                 }
-                calls.put(xid, new OpenCall(pdu.timestampNanos(),
-                        m.rpc() != null && m.rpc().call() ? m.rpc().procedureName() : null));
+                // RFC 8166 §4.5.1: a header of another version carries nothing decodable; the Responder answers
+                // ERR_VERS, and such probes get their own row rather than "(procedure not known)"
+                String name = m.header().version() != 1 ? OTHER_VERSION + m.header().version() + ")"
+                        : ProcedureName.of(m.rpc());
+                calls.put(xid, new OpenCall(pdu.timestampNanos(), name,
+                        hasPositionZero(m.header().readList()) ? m.header().readList() : null));
             } else if (!m.fromRequester()) {
+                if (proc == Proc.RDMA_MSG || proc == Proc.RDMA_NOMSG) s.chunks.reply(m.header());
                 OpenCall c = s.calls[1 - d].remove(xid);
                 if (c == null) {
                     s.rpc.unmatched++;
                     return;
                 }
-                String name = c.procedure != null ? c.procedure : m.rpc() != null ? m.rpc().procedureName() : null;
+                String name = c.procedure;
+                if (name == null && m.rpc() != null && m.rpc().program() >= 0) { // the reply knows its call's key
+                    name = ProcedureName.of(m.rpc().program(), m.rpc().version(), m.rpc().procedure(), List.of());
+                }
                 long t = pdu.timestampNanos() - c.nanos;
                 s.rpc.replies++;
                 s.rpc.all.add(t);
@@ -375,9 +431,23 @@ public final class StatsCollector {
             }
         }
 
+        private static boolean hasPositionZero(List<ReadSegment> reads) {
+            for (ReadSegment r : reads) if (r.position() == 0) return true;
+            return false;
+        }
+
         private static void unanswered(StreamState s, OpenCall c) {
             s.rpc.unanswered++;
-            s.rpc.procedure(c.procedure).calls++;
+            ProcedureState p = s.rpc.procedure(c.procedure);
+            p.calls++;
+            p.unanswered++;
+        }
+
+        private static void dropped(StreamState s, OpenCall c) {
+            s.rpc.dropped++;
+            ProcedureState p = s.rpc.procedure(c.procedure);
+            p.calls++;
+            p.dropped++;
         }
 
         @Override
@@ -405,6 +475,7 @@ public final class StatsCollector {
                 readsFirst.addAll(r.first);
                 readsLast.addAll(r.last);
             }
+            s.rpc.bytes = s.chunks.freeze();
             rpc.addAll(s.rpc);
             if (s.pdus == 0) return; // a TCP connection with no iWARP PDU: not an RDMA stream
             if (done.size() >= MAX_STREAMS) {

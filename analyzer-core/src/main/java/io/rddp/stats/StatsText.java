@@ -1,5 +1,6 @@
 package io.rddp.stats;
 
+import io.rddp.Plural;
 import io.rddp.ddp.DdpHeader;
 import io.rddp.ddp.TaggedHeader;
 import io.rddp.ddp.UntaggedHeader;
@@ -36,6 +37,7 @@ public final class StatsText {
         opcodes(s, out);
         reads(s, out);
         rpc(s, out);
+        chunkBytes(s, out);
         terminates(s, out);
         if (s.error() != null) {
             out.println();
@@ -111,31 +113,71 @@ public final class StatsText {
     }
 
     private static void rpc(CaptureStats s, PrintWriter out) {
-        TextTable t = new TextTable(">Stream", "Procedure", ">Calls", ">Replies", ">min", ">median", ">p99", ">max");
+        TextTable t = new TextTable(">Stream", "Procedure", ">Calls", ">Replies", ">Unanswered", ">Dropped", ">min",
+                ">median", ">p99", ">max");
         boolean any = false;
         for (StreamStats st : s.streams()) {
             CaptureStats.RpcStats r = st.rpc();
             if (r.calls() == 0 && r.replies() == 0 && r.unmatched() == 0) continue;
             any = true;
-            for (ProcedureStats p : r.byProcedure()) {
-                latencyRow(t, new Object[]{st.stream(), p.procedure(), p.calls(), p.replies()}, p.latency());
-            }
-            latencyRow(t, new Object[]{st.stream(), "(all)", r.calls(), r.replies()}, r.all());
+            for (ProcedureStats p : r.byProcedure()) procedureRow(t, st.stream(), p);
+            latencyRow(t, new Object[]{st.stream(), "(all)", r.calls(), r.replies(), r.unanswered(), r.dropped()},
+                    r.all());
         }
         if (!any) return;
         CaptureStats.RpcStats all = s.rpc();
         if (s.streams().size() > 1) {
-            for (ProcedureStats p : all.byProcedure()) {
-                latencyRow(t, new Object[]{"all", p.procedure(), p.calls(), p.replies()}, p.latency());
-            }
-            latencyRow(t, new Object[]{"all", "(all)", all.calls(), all.replies()}, all.all());
+            for (ProcedureStats p : all.byProcedure()) procedureRow(t, "all", p);
+            latencyRow(t, new Object[]{"all", "(all)", all.calls(), all.replies(), all.unanswered(), all.dropped()},
+                    all.all());
         }
         out.println();
-        out.println("RPC-over-RDMA call to reply time, matched by XID (µs)");
+        out.println("RPC-over-RDMA call to reply time, matched by XID per connection (µs; Send of the call to Send of "
+                + "the reply)");
         t.print(out);
-        if (all.unanswered() > 0 || all.unmatched() > 0) {
-            out.println("  " + all.unanswered() + " calls without a reply, " + all.unmatched()
-                    + " replies to no call seen");
+        if (all.unmatched() > 0) out.println("  " + Plural.of(all.unmatched(), "reply", "replies") + " to no call seen");
+        if (all.dropped() > 0) {
+            out.println("  " + Plural.of(all.dropped(), "call") + " dropped unanswered: more than "
+                    + StatsCollector.MAX_OPEN_CALLS + " open on one connection");
+        }
+    }
+
+    private static void procedureRow(TextTable t, Object stream, ProcedureStats p) {
+        latencyRow(t, new Object[]{stream, p.procedure(), p.calls(), p.replies(), p.unanswered(), p.dropped()},
+                p.latency());
+    }
+
+    private static void chunkBytes(CaptureStats s, PrintWriter out) {
+        TextTable t = new TextTable(">Stream", "Carried by", ">Sends/chunks", ">Advertised", ">Returned", ">Moved");
+        for (StreamStats st : s.streams()) {
+            if (!st.rpc().bytes().isEmpty()) chunkRows(t, st.stream(), st.rpc().bytes());
+        }
+        if (t.isEmpty()) return;
+        if (s.streams().size() > 1) chunkRows(t, "all", s.rpc().bytes());
+        out.println();
+        out.println("RPC-over-RDMA octets by how they moved (inline: Send octets after the transport header; chunks: "
+                + "RDMA Read Response and Write payload placed in an advertised segment)");
+        t.print(out);
+    }
+
+    private static void chunkRows(TextTable t, Object stream, ChunkBytes b) {
+        t.row(stream, "inline, calls", b.calls().sends(), "-", "-", b.calls().payloadBytes());
+        t.row(stream, "inline, replies", b.replies().sends(), "-", "-", b.replies().payloadBytes());
+        t.row(stream, "Read chunks", b.read().chunks(), b.read().advertised(), "-", b.read().moved());
+        t.row(stream, "  at Position zero", b.positionZero().chunks(), b.positionZero().advertised(), "-",
+                b.positionZero().moved());
+        t.row(stream, "Write chunks", b.write().chunks(), b.write().advertised(), b.write().returned(),
+                b.write().moved());
+        t.row(stream, "Reply chunks", b.reply().chunks(), b.reply().advertised(), b.reply().returned(),
+                b.reply().moved());
+        t.row(stream, "total RPC messages", "-", "-", "-", b.total());
+        t.row(stream, "transport headers", b.calls().sends() + b.replies().sends(), "-", "-",
+                b.calls().headerBytes() + b.replies().headerBytes());
+        if (b.unattributed() > 0) t.row(stream, "in no chunk", "-", "-", "-", b.unattributed());
+        long undecoded = b.calls().undecoded() + b.replies().undecoded();
+        if (undecoded > 0) {
+            t.row(stream, "Sends not decoded", undecoded, "-", "-",
+                    b.calls().undecodedBytes() + b.replies().undecodedBytes());
         }
     }
 
