@@ -553,6 +553,8 @@ public final class MainViewModel {
         generation.incrementAndGet();
         worker.shutdown();
         filterWorker.shutdownNow();
+        // an empty list first: a layout after this must not read rows of the closed field store
+        if (Platform.isFxApplicationThread()) rows.show(null, 0, 0, null);
         if (session != null) {
             try {
                 session.close();
