@@ -351,42 +351,20 @@ public final class PacketDecoder {
     public FrameHeaders headers(long frameNumber, long sequenceBase, long acknowledgedBase) {
         if (frameNumber != lastFrame || lastFrame < 0) return null;
         ByteBuffer d = lastData;
-        EthernetHeader eth = null;
-        if (ethernetAt >= 0) {
-            byte[] dst = new byte[6];
-            byte[] src = new byte[6];
-            d.get(ethernetAt, dst);
-            d.get(ethernetAt + 6, src);
-            eth = new EthernetHeader(dst, src, u16(d, ethernetAt + 12));
-        }
-        java.util.List<VlanTag> vlans = new java.util.ArrayList<>(vlanCount);
-        for (int i = 0; i < vlanCount; i++) {
-            int at = vlanAt + i * VLAN_TAG;
-            vlans.add(VlanTag.of(u16(d, at), u16(d, at + 2)));
-        }
+        // the headers' octets, one copy, parsed when a field is asked for (a viewer may only store them)
+        int start = ethernetAt >= 0 ? ethernetAt : vlanCount > 0 ? Math.min(vlanAt, ipAt) : ipAt;
+        int end = tcpAt + TcpHeader.headerLength(d, tcpAt);
+        byte[] octets = new byte[end - start];
+        d.get(start, octets, 0, Math.max(0, Math.min(octets.length, lastCapEnd - start)));
+        long seq = (TcpHeader.sequence(d, tcpAt) - sequenceBase) & DirectionState.SEQ_MASK;
+        long ack = (TcpHeader.acknowledgment(d, tcpAt) - acknowledgedBase) & DirectionState.SEQ_MASK;
         try {
-            Ipv4Header v4 = null;
-            Ipv6Header v6 = null;
-            if (ipVersion == 4) {
-                v4 = Ipv4Header.parse(copy(d, ipAt, Ipv4Header.headerLength(d, ipAt)));
-            } else {
-                v6 = Ipv6Header.parse(copy(d, ipAt, Ipv6Header.LENGTH));
-            }
-            // options the snaplen cut off read as zeros: the fields shown are all in the first 20 octets
-            TcpHeader tcp = TcpHeader.parse(copy(d, tcpAt, TcpHeader.headerLength(d, tcpAt)));
-            long seq = (tcp.sequence() - sequenceBase) & DirectionState.SEQ_MASK;
-            long ack = (tcp.acknowledgment() - acknowledgedBase) & DirectionState.SEQ_MASK;
-            return new FrameHeaders(eth, vlans, v4, v6, tcp, tcpPayloadLength, seq, ack);
+            return FrameHeaders.ofOctets(octets, ethernetAt >= 0 ? ethernetAt - start : -1,
+                    vlanCount > 0 ? vlanAt - start : -1, vlanCount, ipVersion == 6, ipAt - start, tcpAt - start,
+                    tcpPayloadLength, seq, ack);
         } catch (io.rddp.MalformedException e) {
             throw new IllegalStateException("headers decode checked before: " + e.getMessage(), e);
         }
-    }
-
-    /** {@code n} octets at {@code at}, those beyond the captured ones zero. */
-    private ByteBuffer copy(ByteBuffer d, int at, int n) {
-        byte[] b = new byte[n];
-        d.get(at, b, 0, Math.max(0, Math.min(n, lastCapEnd - at)));
-        return ByteBuffer.wrap(b);
     }
 
     // --- helpers ---

@@ -18,12 +18,28 @@ import java.util.List;
  * shown or a filter reads it. A 2 GB capture holds 1.5 million PDUs.
  */
 final class HeaderCodec {
-    private static final int ETHERNET = 1, IPV4 = 2, IPV6 = 4;
+    private static final int ETHERNET = 1, IPV4 = 2, IPV6 = 4, OCTETS = 8;
+    /** Longest header octets kept: Ethernet 14, two VLAN tags 8, IPv6 40 or IPv4 60, TCP 60. */
+    private static final int MAX_OCTETS = 256;
 
     private HeaderCodec() {
     }
 
     static void write(FrameHeaders h, RecordBuffer out) {
+        byte[] octets = h.octets();
+        if (octets != null && octets.length <= MAX_OCTETS) {
+            // as the decoder kept them: one copy, parsed only when a row is shown or a filter reads them
+            int[] at = h.offsets();
+            out.writeByte(OCTETS);
+            out.writeByte(octets.length);
+            out.write(octets, 0, octets.length);
+            for (int v : at) out.writeByte(v + 1);  // -1 (absent) as 0
+            out.writeBoolean(h.isIpv6());
+            out.writeInt(h.tcpLength());
+            out.writeInt((int) h.relativeSequence());
+            out.writeInt((int) h.relativeAck());
+            return;
+        }
         out.writeByte((h.ethernet() != null ? ETHERNET : 0) | (h.ipv4() != null ? IPV4 : IPV6));
         if (h.ethernet() != null) {
             out.write(h.ethernet().destination(), 0, 6);
@@ -76,6 +92,19 @@ final class HeaderCodec {
 
     static FrameHeaders read(DataInputStream in) throws IOException {
         int kinds = in.readUnsignedByte();
+        if (kinds == OCTETS) {
+            byte[] octets = octets(in, in.readUnsignedByte());
+            int[] at = new int[5];
+            for (int i = 0; i < at.length; i++) at[i] = in.readUnsignedByte() - 1;
+            boolean ipv6 = in.readBoolean();
+            int tcpLength = in.readInt();
+            long seq = in.readInt() & 0xFFFFFFFFL, ack = in.readInt() & 0xFFFFFFFFL;
+            try {
+                return FrameHeaders.ofOctets(octets, at[0], at[1], at[2], ipv6, at[3], at[4], tcpLength, seq, ack);
+            } catch (io.rddp.MalformedException e) {
+                throw new IOException("bad frame headers record: " + e.getMessage(), e);
+            }
+        }
         EthernetHeader eth = null;
         if ((kinds & ETHERNET) != 0) {
             byte[] dst = new byte[6];

@@ -58,6 +58,37 @@ class HeaderCodecTest {
         assertThat(out.size()).isLessThan(90);
     }
 
+    @Test
+    void headersKeptAsTheDecodersOctetsComeBackFieldForField() throws Exception {
+        // every PDU's headers of an IPv4 and an IPv6 capture, as the pipeline hands them over: their octets
+        int kept = 0;
+        for (String name : new String[]{"siw/siw-rping-lo.pcap", "generated/mixed.pcap"}) {
+            List<FrameHeaders> all = new java.util.ArrayList<>();
+            try (io.rddp.capture.CaptureReader r = io.rddp.capture.CaptureReaders.open(
+                    io.rddp.testing.RepoPaths.pcap(name))) {
+                new io.rddp.analyze.Analyzer(io.rddp.analyze.AnalysisLimits.defaults(),
+                        io.rddp.sink.StagRegistry.empty(), io.rddp.analyze.UlpProfile.NONE).frameHeaders(true)
+                        .observe(new io.rddp.analyze.Analyzer.Observer() {
+                            @Override
+                            public void onPdu(io.rddp.decode.Pdu pdu, io.rddp.rpcrdma.RpcRdmaMessage m,
+                                              io.rddp.rpcrdma.ChunkMove move) {
+                                if (pdu.headers() != null) all.add(pdu.headers());
+                            }
+                        }).threads(1).run(r, () -> { });
+            }
+            for (FrameHeaders h : all) {
+                assertThat(h.octets()).as("kept as octets").isNotNull();
+                RecordBuffer out = new RecordBuffer();
+                HeaderCodec.write(h, out);
+                // the octets and 20 more: the kind, their length, five offsets, the IP version, three numbers
+                assertThat(out.size()).isEqualTo(h.octets().length + 20);
+                assertThat(fields(roundTrip(h))).as(name).isEqualTo(fields(h));
+                kept++;
+            }
+        }
+        assertThat(kept).isGreaterThan(50);
+    }
+
     private static FrameHeaders roundTrip(FrameHeaders h) throws Exception {
         RecordBuffer out = new RecordBuffer();
         HeaderCodec.write(h, out);
