@@ -67,6 +67,7 @@ start_nfsd() {
     # a 10 s NFSv4 lease and grace period (the least nfsd takes) instead of 90 s: a fresh server refuses OPEN
     # with NFS4ERR_GRACE while it lasts; v2 is gone from Debian's nfsd
     rpc.nfsd --grace-time 10 --lease-time 10 "$THREADS" || { log "rpc.nfsd failed"; exit 1; }
+    cut -d. -f1 /proc/uptime > /run/lab/nfsd/started   # the grace period ends 10 s later (lab nfs-capture waits)
   fi
   if ! grep -qx "rdma $RDMA_PORT" /proc/fs/nfsd/portlist; then
     echo "rdma $RDMA_PORT" > /proc/fs/nfsd/portlist || { log "cannot add rdma $RDMA_PORT to the port list"; exit 1; }

@@ -62,3 +62,27 @@ lab_nfsd() {
     *) die "usage: lab nfsd start | stop | status | fh [NAME...]" 2 ;;
   esac
 }
+
+# lab nfs-capture [DIR]: the kernel NFS client against the kernel nfsd, both in the guest, over siw (carried by lo),
+# once per NFS version (3, 4.1, 4.2), each session captured on its own from the mount to the umount:
+# DIR/nfsv3.pcap, DIR/nfsv4.1.pcap, DIR/nfsv4.2.pcap (default DIR: pcaps/nfs-rdma/SERIES of the running kernel).
+# What each session does: guest/nfs-workload.sh. The golden files are made by pcaps/nfs-rdma/README.md's commands.
+lab_nfs_capture() {
+  local dir=${1:-$REPO_ROOT/pcaps/nfs-rdma/$(running_series)} v
+  mkdir -p "$dir"
+  nfsd_start
+  labcmd put "$LAB_DIR/guest/nfs-workload.sh" "$GUEST_NFSD/nfs-workload.sh" --mode 755 >/dev/null
+  # an NFSv4 server refuses OPEN during its grace period (10 s after start, nfsd.sh): past it, no NFS4ERR_GRACE
+  # retries in the captures
+  labcmd exec --timeout 30 -- 'while [ "$(cut -d. -f1 /proc/uptime)" -le $(( $(cat /run/lab/nfsd/started 2>/dev/null || echo 0) + 11 )) ]; do sleep 1; done'
+  for v in 3 4.1 4.2; do
+    "$LAB_DIR/lab" capture start --iface lo --buffer 65536 -- tcp port 20049
+    if ! labcmd exec --timeout 300 -- "$GUEST_NFSD/nfs-workload.sh" "$v"; then
+      "$LAB_DIR/lab" capture stop "$dir/nfsv$v.pcap.failed" || true
+      die "the NFSv$v session failed (its capture: $dir/nfsv$v.pcap.failed)"
+    fi
+    "$LAB_DIR/lab" capture stop "$dir/nfsv$v.pcap" 2>&1 | tee "$STATE/nfs-capture.log" >&2
+    ! grep -q ' [1-9][0-9]* packets dropped' "$STATE/nfs-capture.log" || die "tcpdump dropped packets of NFSv$v: run again"
+  done
+  say "captures in $dir: $(cd "$dir" && ls -s --block-size=K nfsv*.pcap | tr '\n' ' ')"
+}
