@@ -27,25 +27,40 @@ load_modules() {
   done < /etc/lab/modules-nfs.order
 }
 
-# Deterministic content, so a tester can check the bytes it reads without reading them twice:
-#   hello.txt  a line of text (inline READ)
-#   big.bin    1 MiB; the 32-bit big-endian word at byte offset 4n is n (chunked READ: a Write chunk)
-#   dir/       400 empty files with 40-character names (READDIR/READDIRPLUS replies of about 20-60 KB: a Reply chunk)
-#   scratch/   empty, world-writable (WRITE, CREATE: a Read chunk)
+# Deterministic content, so a tester can check the bytes it reads without reading them twice. The reference
+# responder's tree first (rnic's NfsTree, what `rddp peer --app rpcrdma` serves and its requester expects, by name
+# and content; the file handles differ: nfsd's, see `lab nfsd fh`):
+#   README     one line of text (GETATTR, LOOKUP, an inline READ)
+#   big.bin    100000 octets, octet i = (i * 31 + (i >> 8)) mod 256 (a READ through a Write chunk)
+#   scratch    empty, writable by all (WRITE through a Read chunk)
+#   many/      100 files entry-000 .. entry-099 holding "entry N\n" (READDIR/READDIRPLUS through a Reply chunk)
+# then what `lab nfs-capture` uses:
+#   hello.txt  a line of text
+#   large.bin  1 MiB; the 32-bit big-endian word at byte offset 4n is n
+#   dir/       400 empty files with 40-character names (READDIRPLUS replies of about 60 KB: a Reply chunk)
+#   rw/        an empty directory writable by all (the capture's WRITE and REMOVE)
 populate() {
-  echo "hello from the siw lab's nfsd over RDMA" > "$EXPORT/hello.txt"
+  printf 'rddp reference RPC-over-RDMA responder (RFC 8166, RFC 8267, RFC 1813)\n' > "$EXPORT/README"
   python3 -c '
-import struct, sys
-with open(sys.argv[1], "wb") as f:
+import os, struct, sys
+e = sys.argv[1]
+with open(os.path.join(e, "big.bin"), "wb") as f:
+    f.write(bytes((i * 31 + (i >> 8)) & 0xFF for i in range(100000)))
+os.makedirs(os.path.join(e, "many"), exist_ok=True)
+for n in range(100):
+    with open(os.path.join(e, "many", "entry-%03d" % n), "w") as f:
+        f.write("entry %d\n" % n)
+with open(os.path.join(e, "large.bin"), "wb") as f:
     f.write(b"".join(struct.pack(">I", n) for n in range(1 << 18)))
-' "$EXPORT/big.bin"
-  mkdir -p "$EXPORT/dir" "$EXPORT/scratch"
-  chmod 1777 "$EXPORT/scratch"
-  python3 -c '
-import os, sys
+os.makedirs(os.path.join(e, "dir"), exist_ok=True)
 for n in range(400):
-    open(os.path.join(sys.argv[1], "entry-%04d-of-a-directory-big-enough.txt" % n), "w").close()
-' "$EXPORT/dir"
+    open(os.path.join(e, "dir", "entry-%04d-of-a-directory-big-enough.txt" % n), "w").close()
+' "$EXPORT"
+  : > "$EXPORT/scratch"
+  chmod 666 "$EXPORT/scratch"
+  echo "hello from the siw lab's nfsd over RDMA" > "$EXPORT/hello.txt"
+  mkdir -p "$EXPORT/rw"
+  chmod 1777 "$EXPORT/rw"
 }
 
 prepare() {

@@ -28,7 +28,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class KernelNfsCompoundDecodeTest {
 
     @ParameterizedTest
-    @ValueSource(strings = {"nfs-rdma/6.1/nfsv4.1.pcap", "nfs-rdma/6.1/nfsv4.2.pcap"})
+    @ValueSource(strings = {"nfs-rdma/6.1/nfsv4.1.pcap", "nfs-rdma/6.1/nfsv4.2.pcap", "nfs-rdma/6.12/nfsv4.1.pcap",
+            "nfs-rdma/6.12/nfsv4.2.pcap"})
     void everyCompoundOfTheKernelClientAndServerDecodesToItsLastOperation(String name) throws IOException {
         Path cap = RepoPaths.pcap(name);
         List<String> partial = new ArrayList<>();
