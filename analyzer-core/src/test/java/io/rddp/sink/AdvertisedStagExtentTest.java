@@ -146,11 +146,40 @@ class AdvertisedStagExtentTest {
     }
 
     @Test
+    void aDeclaredRegistrationStaysTheWholeTruthBesideAdvertisements() {
+        // `--stags` (or the tester's own knowledge) gives the region itself, RFC 5040 §3.2: an advertisement of a
+        // wider piece does not widen it, so a real bounds violation against the declaration is still one
+        StagRegistry reg = StagRegistry.empty()
+                .add(new StagRegistration(H, O, 64, Set.of(StagRegistration.Access.WRITE), Side.CLIENT, Set.of(), 0,
+                        Long.MAX_VALUE))
+                .advertise(new StagRegistration(H, O, 4096, Set.of(StagRegistration.Access.WRITE), Side.CLIENT,
+                        Set.of(0), 10, Long.MAX_VALUE));
+        StagRegistration r = reg.resolve(H, Side.CLIENT, 0, 20).registration();
+        assertThat(r.length()).isEqualTo(64);
+        assertThat(r.contains(O + 100, 1)).isFalse();
+        assertThat(reg.registrations(H)).hasSize(2);
+    }
+
+    @Test
+    void aRevokedAdvertisementNoLongerWidensTheRegion() {
+        // RFC 5040 §5.3 / RFC 8166 §4.4.1: after the owner invalidated the STag, what it advertised before is gone
+        StagRegistry reg = StagRegistry.empty()
+                .advertise(new StagRegistration(H, O, 4096, Set.of(StagRegistration.Access.WRITE), Side.CLIENT,
+                        Set.of(0), 10, Long.MAX_VALUE))
+                .revoke(H, 15)
+                .advertise(new StagRegistration(H, O + 8192, 100, Set.of(StagRegistration.Access.WRITE), Side.CLIENT,
+                        Set.of(0), 20, Long.MAX_VALUE));
+        StagRegistration r = reg.resolve(H, Side.CLIENT, 0, 25).registration();
+        assertThat(r.baseTo()).isEqualTo(O + 8192);
+        assertThat(r.length()).isEqualTo(100);
+    }
+
+    @Test
     void theRegistryResolvesAnStagAdvertisedTwiceToTheSpanOfBoth() {
         StagRegistry reg = StagRegistry.empty()
-                .add(new StagRegistration(H, O, 4096, Set.of(StagRegistration.Access.WRITE), Side.CLIENT, Set.of(0),
-                        10, Long.MAX_VALUE))
-                .add(new StagRegistration(H, O + 8192, 100, Set.of(StagRegistration.Access.WRITE), Side.CLIENT,
+                .advertise(new StagRegistration(H, O, 4096, Set.of(StagRegistration.Access.WRITE), Side.CLIENT,
+                        Set.of(0), 10, Long.MAX_VALUE))
+                .advertise(new StagRegistration(H, O + 8192, 100, Set.of(StagRegistration.Access.WRITE), Side.CLIENT,
                         Set.of(0), 20, Long.MAX_VALUE));
         StagRegistration atFrame15 = reg.resolve(H, Side.CLIENT, 0, 15).registration();
         StagRegistration atFrame25 = reg.resolve(H, Side.CLIENT, 0, 25).registration();
