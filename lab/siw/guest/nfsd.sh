@@ -37,7 +37,7 @@ load_modules() {
 # then what `lab nfs-capture` uses:
 #   hello.txt  a line of text
 #   large.bin  1 MiB; the 32-bit big-endian word at byte offset 4n is n
-#   dir/       400 empty files with 40-character names (READDIRPLUS replies of about 60 KB: a Reply chunk)
+#   dir/       400 empty files with 40-character names (READDIRPLUS replies of 65 and 7 KB: Reply chunks)
 #   rw/        an empty directory writable by all (the capture's WRITE and REMOVE)
 populate() {
   printf 'rddp reference RPC-over-RDMA responder (RFC 8166, RFC 8267, RFC 1813)\n' > "$EXPORT/README"
