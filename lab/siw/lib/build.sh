@@ -171,11 +171,25 @@ build_guest() {
     esac
     mkdir -p "$root/$(dirname "$p")" && copy_module "$f" "$root/$p" && echo "$p" >> "$root/etc/lab/modules.order"
   done < "$w/modules.order"
+  # The NFS server and client over RDMA: in the image, loaded only by `lab nfsd start` (modules-nfs.order: those
+  # modules.order does not load already). A kernel without them gets an empty list (nfsd start says so).
+  : > "$root/etc/lab/modules-nfs.order"
+  # shellcheck disable=SC2046
+  if python3 "$LAB_DIR/lib/kmods.py" "$moddir" $(conf_words modules-nfs) > "$w/modules-nfs.order"; then
+    while read -r f; do
+      grep -qxF "$f" "$w/modules.order" && continue
+      p="/lib/modules/$kver/${f#"$moddir/"}"; p=${p%.xz}; p=${p%.gz}; p=${p%.zst}
+      mkdir -p "$root/$(dirname "$p")" && copy_module "$f" "$root/$p" && echo "$p" >> "$root/etc/lab/modules-nfs.order"
+    done < "$w/modules-nfs.order"
+  else
+    say "warning: the kernel lacks the NFS/RDMA modules ($(conf_words modules-nfs)): lab nfsd will not run"
+  fi
   mkdir -p "$root"/{proc,sys,dev,run,tmp,root,mnt}
   cp "$LAB_DIR/guest/init" "$root/init" && chmod 755 "$root/init"
   cp "$LAB_DIR/guest/lab-cmdd.py" "$root/etc/lab/"
-  printf 'root:x:0:0:root:/root:/bin/sh\ntcpdump:x:104:109::/nonexistent:/bin/false\n' > "$root/etc/passwd"
-  printf 'root:x:0:\ntcpdump:x:109:\n' > "$root/etc/group"
+  # _rpc: rpcbind drops to it (lab nfsd); nobody/nogroup: nfsd's anonymous user
+  printf 'root:x:0:0:root:/root:/bin/sh\ntcpdump:x:104:109::/nonexistent:/bin/false\n_rpc:x:105:65534::/run/rpcbind:/bin/false\nnobody:x:65534:65534:nobody:/nonexistent:/bin/false\n' > "$root/etc/passwd"
+  printf 'root:x:0:\ntcpdump:x:109:\nnogroup:x:65534:\n' > "$root/etc/group"
   printf '127.0.0.1 localhost\n10.0.2.15 guest\n10.0.2.2 gateway\n10.0.2.100 host\n' > "$root/etc/hosts"
   echo guest > "$root/etc/hostname"
   # Bytecode compiled now saves seconds at every boot under TCG (same 3.11 magic; mtimes kept by dpkg-deb -x).

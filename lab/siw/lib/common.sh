@@ -31,10 +31,12 @@ HOST_FROM_GUEST=10.0.2.100   # guestfwd address: guest connections to it reach 1
 #   iwarp    the DUT's iWARP listener: `lab rping start` or the agent's listen on guest port 7777
 #   iwarp2-4 more agent listeners (guest 7778-7780): with iwarp, the lanes of `lab conform --jobs` (up to 4)
 #   perftest perftest servers with -R (rdma_cm) on their default port 18515
+#   nfsrdma  the kernel's NFS server over RDMA (svcrdma, `lab nfsd start`) on the NFS/RDMA port 20049
 CMD_PORT="${RDDP_LAB_CMD_PORT:-7170}"
 AGENT_PORT="${RDDP_LAB_AGENT_PORT:-7175}"
 IWARP_PORT="${RDDP_LAB_IWARP_PORT:-7177}"
-HOSTFWD="${RDDP_LAB_HOSTFWD:-cmd=$CMD_PORT:7100 agent=$AGENT_PORT:7175 agent2=7176:7176 iwarp=$IWARP_PORT:7777 iwarp2=7178:7778 iwarp3=7179:7779 iwarp4=7180:7780 perftest=7185:18515}"
+NFS_PORT="${RDDP_LAB_NFS_PORT:-20049}"
+HOSTFWD="${RDDP_LAB_HOSTFWD:-cmd=$CMD_PORT:7100 agent=$AGENT_PORT:7175 agent2=7176:7176 iwarp=$IWARP_PORT:7777 iwarp2=7178:7778 iwarp3=7179:7779 iwarp4=7180:7780 perftest=7185:18515 nfsrdma=$NFS_PORT:20049}"
 # Guest 10.0.2.100:GUESTPORT -> host 127.0.0.1:HOSTPORT, as NAME=GUESTPORT:HOSTPORT (guestfwd through socat, one
 # socat per connection). tester: the host's iWARP listener (rddp peer / rddp conform) for DUT-active tests; lane0-3:
 # the tester's listeners of `lab conform --jobs` (7175 onwards is taken by the agent's control port).

@@ -91,6 +91,8 @@ start_dut() {
       labcmd spawn rping-client -- "while :; do rping -c -a $HOST_FROM_GUEST -p 7174 -C 1; sleep 0.5; done" \
         >/dev/null ;;
     agent) push_agent; start_agent agent 7175 --listen 7777 >/dev/null ;;
+    # the kernel's NFS server over RDMA (lib/nfsd.sh): idempotent, a running nfsd is left as it is
+    rpcrdma) nfsd_start >/dev/null ;;
   esac
 }
 
@@ -98,7 +100,7 @@ start_dut() {
 # oopsed, or that does not answer at all, is rebooted; then the profile's DUT side starts again. Prints one line,
 # which the conformance report keeps with the scenario.
 lab_revive() {
-  local profile=${1:?usage: lab revive agent|rping|rping-client} oops what="" log
+  local profile=${1:?usage: lab revive agent|rping|rping-client|rpcrdma} oops what="" log
   if ! labcmd ping >/dev/null 2>&1; then
     lab_down >/dev/null 2>&1 || true
     lab_up >/dev/null 2>&1 || die "the guest did not answer and did not come back after a reboot"
@@ -170,7 +172,14 @@ conform_profile() {
       rc=$?
       labcmd stop rping-client >/dev/null 2>&1 || true
       return $rc ;;
-    *) die "conform: --profile is agent, rping or rping-client, not '$profile'" 2 ;;
+    rpcrdma)
+      # RPC-over-RDMA against the kernel's nfsd (svcrdma on siw), host 127.0.0.1:$NFS_PORT; the export's root file
+      # handle and file names are in README.md (lab nfsd fh): options the profile needs for them go after --
+      start_dut rpcrdma
+      "$RDDP" conform --profile rpcrdma --target "127.0.0.1:$NFS_PORT" \
+        $(scale_args) --report "$report" \
+        --on-dead "'$LAB_DIR/lab' revive rpcrdma" "${args[@]}" "$@" ;;
+    *) die "conform: --profile is agent, rping, rping-client or rpcrdma, not '$profile'" 2 ;;
   esac
 }
 
@@ -204,7 +213,7 @@ lab_conform() {
       --no-baseline) mode=none; shift ;;
       --publish-captures) publish=yes; shift ;;
       --) shift; extra=("$@"); break ;;
-      *) die "usage: lab conform [--profile agent|rping|rping-client]... [--ci] [--jobs N] [--report DIR] [--write-baseline|--no-baseline] [--publish-captures] [-- rddp conform args]" 2 ;;
+      *) die "usage: lab conform [--profile agent|rping|rping-client|rpcrdma]... [--ci] [--jobs N] [--report DIR] [--write-baseline|--no-baseline] [--publish-captures] [-- rddp conform args]" 2 ;;
     esac
   done
   [[ "$JOBS" =~ ^[1-9][0-9]*$ ]] && [ "$JOBS" -le "$MAX_LANES" ] \

@@ -105,7 +105,8 @@ public enum UlpProfile {
                 return;
             }
             seen.add(key);
-            registry.add(new StagRegistration(stag, base, size, access, owner, Set.of(pdu.stream()), pdu.frame(),
+            // an advertisement is a piece of the STag's region: several of one STag resolve to their span
+            registry.advertise(new StagRegistration(stag, base, size, access, owner, Set.of(pdu.stream()), pdu.frame(),
                     Long.MAX_VALUE));
         }
     }

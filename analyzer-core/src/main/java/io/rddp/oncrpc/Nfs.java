@@ -20,6 +20,8 @@ final class Nfs {
     private static final int FH3 = 64, FH4 = 128, NAME = 4096, TAG = 1024, MAX_OPS = 1024;
     private static final int FATTR3 = 84; // RFC 1813 §2.6 fattr3: 13 fields, 84 octets
     private static final int STATEID = 16, VERIFIER = 8, SESSIONID = 16, CHANGE_INFO = 20;
+    /** NFS4_OPAQUE_LIMIT (RFC 8881 §3.2): the longest open_owner4 owner and nfsace4 who. */
+    private static final int NFS4_OPAQUE_LIMIT = 1024;
 
     // RFC 7530 §16.2 / RFC 8881 §18 / RFC 7862 §15 / RFC 8276 §8: nfs_opnum4
     private static final String[] OPS = {null, null, null, "ACCESS", "CLOSE", "COMMIT", "CREATE", "DELEGPURGE",
@@ -157,6 +159,7 @@ final class Nfs {
                     case 11, 15, 28, 33, 72, 75 -> x.skipOpaque(NAME, "component4"); // LINK LOOKUP REMOVE SECINFO GETXATTR REMOVEXATTR
                     case 14 -> x.skip(4 + 4 + STATEID + 8 + 8); // LOCKU
                     case 17, 37 -> fattr4(x); // NVERIFY, VERIFY
+                    case 18 -> openArgs(x); // OPEN
                     case 19 -> x.bool(); // OPENATTR
                     case 21 -> x.skip(STATEID + 4 + 4 + 4); // OPEN_DOWNGRADE
                     case 22 -> x.skipOpaque(FH4, "nfs_fh4"); // PUTFH
@@ -229,6 +232,7 @@ final class Nfs {
                     }
                     case 9 -> fattr4(x); // GETATTR
                     case 10 -> x.skipOpaque(FH4, "nfs_fh4"); // GETFH
+                    case 18 -> openResult(x); // OPEN
                     case 11, 28 -> x.skip(CHANGE_INFO); // LINK, REMOVE
                     case 25 -> { // READ: eof, data (DDP-eligible)
                         x.bool();
@@ -278,6 +282,75 @@ final class Nfs {
     private static void fattr4(XdrReader x) throws MalformedException {
         bitmap(x);
         x.skipOpaque(1 << 20, "attrlist4");
+    }
+
+    /**
+     * OPEN4args (RFC 8881 §18.16.1): seqid, share_access, share_deny, open_owner4 {clientid, owner}, openflag4
+     * (OPEN4_CREATE: createhow4 by its mode), open_claim4 (by its claim type).
+     */
+    private static void openArgs(XdrReader x) throws MalformedException {
+        x.skip(4 + 4 + 4 + 8);
+        x.skipOpaque(NFS4_OPAQUE_LIMIT, "open_owner4 owner");
+        long opentype = x.u32();
+        if (opentype == 1) { // OPEN4_CREATE
+            long mode = x.u32();
+            switch ((int) mode) {
+                case 0, 1 -> fattr4(x); // UNCHECKED4, GUARDED4: createattrs
+                case 2 -> x.skip(VERIFIER); // EXCLUSIVE4: createverf
+                case 3 -> { // EXCLUSIVE4_1: creatverfattr {cva_verf, cva_attrs}
+                    x.skip(VERIFIER);
+                    fattr4(x);
+                }
+                default -> throw new MalformedException("createmode4 " + mode + " is not defined", x.position() - 4);
+            }
+        } else if (opentype != 0) {
+            throw new MalformedException("opentype4 " + opentype + " is not defined", x.position() - 4);
+        }
+        long claim = x.u32();
+        switch ((int) claim) {
+            case 0, 3 -> x.skipOpaque(NAME, "component4"); // CLAIM_NULL file, CLAIM_DELEGATE_PREV file
+            case 1 -> x.u32(); // CLAIM_PREVIOUS: delegate_type
+            case 2 -> { // CLAIM_DELEGATE_CUR: delegate_stateid, file
+                x.skip(STATEID);
+                x.skipOpaque(NAME, "component4");
+            }
+            case 4, 5 -> { // CLAIM_FH, CLAIM_DELEG_PREV_FH: the current filehandle
+            }
+            case 6 -> x.skip(STATEID); // CLAIM_DELEG_CUR_FH: oc_delegate_stateid
+            default -> throw new MalformedException("open_claim_type4 " + claim + " is not defined", x.position() - 4);
+        }
+    }
+
+    /**
+     * OPEN4resok (RFC 8881 §18.16.2): stateid, cinfo, rflags, attrset, open_delegation4 (RFC 8881 §18.16.1: read
+     * and write delegations with their nfsace4, OPEN_DELEGATE_NONE_EXT with its why_no_delegation4).
+     */
+    private static void openResult(XdrReader x) throws MalformedException {
+        x.skip(STATEID + CHANGE_INFO + 4);
+        bitmap(x);
+        long type = x.u32();
+        switch ((int) type) {
+            case 0 -> { // OPEN_DELEGATE_NONE
+            }
+            case 1, 2 -> { // OPEN_DELEGATE_READ, OPEN_DELEGATE_WRITE: stateid, recall, (space_limit,) permissions
+                x.skip(STATEID);
+                x.bool();
+                if (type == 2) {
+                    long limitby = x.u32();
+                    if (limitby == 1) x.u64(); // NFS_LIMIT_SIZE: filesize
+                    else if (limitby == 2) x.skip(8); // NFS_LIMIT_BLOCKS: num_blocks, bytes_per_block
+                    else throw new MalformedException("limit_by4 " + limitby + " is not defined", x.position() - 4);
+                }
+                x.skip(4 + 4 + 4); // nfsace4: type, flag, access_mask
+                x.skipOpaque(NFS4_OPAQUE_LIMIT, "nfsace4 who");
+            }
+            case 3 -> { // OPEN_DELEGATE_NONE_EXT: ond_why, and for WND4_CONTENTION / WND4_RESOURCE a bool
+                long why = x.u32();
+                if (why == 5 || why == 6) x.bool();
+            }
+            default -> throw new MalformedException("open_delegation_type4 " + type + " is not defined",
+                    x.position() - 4);
+        }
     }
 
     /** READDIR4resok: cookieverf, dirlist4 (entry4 list, eof). */
