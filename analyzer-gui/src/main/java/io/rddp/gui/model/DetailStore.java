@@ -32,11 +32,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What the window shows of each PDU beyond the index, kept in a temporary file rather than the heap: the list's
- * text columns, the first octets of the PDU and its field tree as the field registry described it (the same
- * {@link FieldSink} calls the CLI's {@code -V} and JSON see, recorded and replayed). Keys, labels, protocols and
- * endpoints are stored once in a table; values as variable-length numbers, the frame's headers as theirs. About
- * 300 to 500 bytes per PDU.
+ * What the window shows of each PDU beyond the index, kept in a temporary file rather than the heap. Most FPDUs are
+ * kept as what the decoder started from ({@link #appendPdu}, {@link PduCodec}: about 200 bytes) and described when
+ * read; the rest as the list's text columns, the first octets of the PDU and its field tree as the field registry
+ * described it ({@link #appendDescribed}: the same {@link FieldSink} calls the CLI's {@code -V} and JSON see,
+ * recorded and replayed; 300 to 500 bytes). Keys, labels, protocols and endpoints are stored once in a table, values
+ * as variable-length numbers, the frame's headers as their octets.
  * <p>
  * One thread appends ({@link #append}); any thread reads records below the last {@link #flush()}.
  */
