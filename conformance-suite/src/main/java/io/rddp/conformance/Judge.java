@@ -49,7 +49,17 @@ final class Judge {
 
     /** What the DUT did, reduced to what reactions are matched against. */
     record Observed(ErrorType terminate, boolean rejected, boolean repliedMpa, Link.PeerClose close, String text,
-                    boolean silent) {
+                    boolean silent, RpcReaction rpc) {
+        Observed(ErrorType terminate, boolean rejected, boolean repliedMpa, Link.PeerClose close, String text,
+                 boolean silent) {
+            this(terminate, rejected, repliedMpa, close, text, silent, null);
+        }
+
+        /** With the RPC-over-RDMA answer a scenario of the rpcrdma profile saw (null: none observed). */
+        Observed withRpc(RpcReaction r) {
+            if (r == null) return this;
+            return new Observed(terminate, rejected, repliedMpa, close, text + "; " + r.describe(), silent, r);
+        }
     }
 
     /** A verdict with its grade and the notes that explain it. */
@@ -142,6 +152,9 @@ final class Judge {
             case CLOSE -> o.terminate() == null && !o.rejected() && o.close() != Link.PeerClose.OPEN;
             case SILENT_CLOSE -> o.silent() && o.close() != Link.PeerClose.OPEN;
             case CONTINUE -> o.terminate() == null && !o.rejected() && o.close() == Link.PeerClose.OPEN;
+            // what came back at the RPC-over-RDMA level, whatever the connection did after it (RFC 8166 §4.5.3:
+            // an RDMA_ERROR may come before the connection is lost)
+            case RPC -> o.rpc() != null && o.rpc() == alt.rpc();
         };
     }
 }
