@@ -18,6 +18,8 @@ import java.util.List;
  *       to non-strict when that form misses a SHOULD (RFC 5040 §4.8 Figure 10), and to lenient when the connection
  *       stayed open after the Terminate (RFC 5040 §6.2.1: the teardown is a MAY) or the DUT broke another MUST in the
  *       same exchange (its findings, shown: the scenario that proves that rule fails on it);</li>
+ *   <li>an accepted RPC-over-RDMA answer (rpcrdma profile) whose exchange breaks a MUST of RFC 8166 (the
+ *       analyzer's rpcrdma.* findings: its credits, its ERR_VERS range, a chunk overrun): fail;</li>
  *   <li>no accepted reaction: fail for a MUST, non-strict for a SHOULD, informational for a MAY.</li>
  * </ul>
  */
@@ -92,6 +94,16 @@ final class Judge {
         if (!f.conduct().isEmpty()) {
             notes.add("the DUT went on after its reaction: " + String.join("; ", f.conduct()));
             return new Judgement(Result.Verdict.FAIL, null, notes);
+        }
+        if (match.kind() == Reaction.Kind.RPC) {
+            // the answer is an RPC-over-RDMA exchange: a MUST of RFC 8166 it breaks (its credits, its ERR_VERS range,
+            // a chunk it overran) is the answer's own form, as a Terminate's form is a Terminate's
+            List<String> rpc = f.findings().stream().filter(x -> x.startsWith("rpcrdma.")).toList();
+            if (!rpc.isEmpty()) {
+                notes.add("the answer is accepted, but the exchange breaks a MUST of RFC 8166: " + String.join("; ",
+                        rpc));
+                return new Judgement(Result.Verdict.FAIL, null, notes);
+            }
         }
         if (match.kind() == Reaction.Kind.TERMINATE && !f.formErrors().isEmpty()) {
             notes.add("the Terminate type is accepted, but its form breaks a MUST: " + String.join("; ",

@@ -25,7 +25,8 @@ import java.util.concurrent.Future;
  * The suite against emulated RNICs that each have one bug knob, many at once: every knob's run is cut into shards,
  * each against an RNIC of its own (its own listener and control channel), so that a knob that makes every scenario
  * wait for a reaction costs no more than the others. Scenarios run in the agent profile, those without it in the
- * rping profile. Results come back per knob: the agent shards in order, then the rping ones.
+ * rping profile, and those of the rpcrdma profile against the reference RPC-over-RDMA responder on the knob's RNIC.
+ * Results come back per knob: the agent shards in order, then the rping ones, then the rpcrdma ones.
  */
 final class KnobRuns {
 
@@ -96,6 +97,8 @@ final class KnobRuns {
                     parts.add(pool.submit(() -> agent(c, part, t)));
                 }
                 if (!rping.isEmpty()) parts.add(pool.submit(() -> rping(c, rping, t)));
+                List<Scenario> rpc = scenarios.stream().filter(s -> s.info().profiles().contains("rpcrdma")).toList();
+                if (!rpc.isEmpty()) parts.add(pool.submit(() -> RpcRdmaRuns.run(c, rpc, t, 4, null)));
                 futures.put(b, parts);
             }
             Map<Bug, List<Result>> out = new LinkedHashMap<>();

@@ -118,14 +118,14 @@ public final class ChunkScenario implements Scenario {
     /** A WRITE whose Read chunk names a STag the tester never advertised (§4.5.3: a Remote Access Error). */
     private static Answer readStagInvalid(ScenarioContext ctx, Requester r) throws Exception {
         return send(ctx, r, (xid, rpc) -> RpcRdmaHeader.message(xid, Exchanges.CREDITS, Proc.RDMA_NOMSG,
-                List.of(new ReadSegment(0, new RdmaSegment(r.unknownStag(), rpc.length, 0x2000_0000L))), List.of(),
-                null).toBytes());
+                List.of(new ReadSegment(0, r.advertise(new RdmaSegment(r.unknownStag(), rpc.length,
+                        0x2000_0000L)))), List.of(), null).toBytes());
     }
 
     /** A Long Call whose Read chunk claims 64 octets more than the region advertised holds. */
     private static Answer readPastRegion(ScenarioContext ctx, Requester r) throws Exception {
         return send(ctx, r, (xid, rpc) -> {
-            Region g = r.readable(rpc);
+            Region g = r.readableAdvertised(rpc, rpc.length + 64L);
             return RpcRdmaHeader.message(xid, Exchanges.CREDITS, Proc.RDMA_NOMSG, List.of(new ReadSegment(0,
                     new RdmaSegment(g.stag(), rpc.length + 64L, g.to()))), List.of(), null).toBytes();
         });

@@ -26,8 +26,13 @@ final class Exchanges {
 
     /** A Requester on a fresh connection (MPA with RFC 8797 private data); the rpcrdma profile only. */
     static Requester open(ScenarioContext ctx) throws Exception {
+        return open(ctx, true);
+    }
+
+    /** As {@link #open(ScenarioContext)}; {@code privateData}: false to send the MPA Request without any. */
+    static Requester open(ScenarioContext ctx, boolean privateData) throws Exception {
         if (!(ctx.dut() instanceof RpcRdmaDut)) throw new Scenario.Skip("needs the rpcrdma profile", false);
-        return new Requester(ctx.open(Setup.defaults()));
+        return new Requester(ctx.open(Setup.defaults().withRequest(RpcRdmaDut.request(privateData))));
     }
 
     static RpcRdmaDut dut(ScenarioContext ctx) {

@@ -75,8 +75,14 @@ public final class HeaderScenario implements Scenario {
         Exchanges.observe(ctx, r, a);
         if (a != null && a.header() != null && a.header().proc() == Proc.RDMA_ERROR
                 && a.header().errorCode() == RpcRdmaHeader.ERR_VERS && kase.equals("version")) {
-            ctx.compared("ERR_VERS to version " + vers + ": supported " + a.header().versLow() + ".."
-                    + a.header().versHigh());
+            long low = a.header().versLow(), high = a.header().versHigh();
+            // §4.5.1: the range is what it does support: version 1, which it serves, and not the one rejected
+            if (low > 1 || high < 1 || (low <= vers && vers <= high)) {
+                throw new ScenarioFailure("ERR_VERS to version " + vers + " gives the range " + low + ".." + high
+                        + ": the versions supported hold 1, which the Responder serves, and not " + vers
+                        + " (RFC 8166 §4.5.1)");
+            }
+            ctx.compared("ERR_VERS to version " + vers + ": supported " + low + ".." + high);
         }
         stillServes(ctx, r);
     }

@@ -39,7 +39,7 @@ public final class NfsCallScenario implements Scenario {
 
     @Override
     public void run(ScenarioContext ctx) throws Exception {
-        Requester r = Exchanges.open(ctx);
+        Requester r = Exchanges.open(ctx, !kase.equals("readdir-no-private-data"));
         switch (kase) {
             case "null" -> nullCall(ctx, r);
             case "getattr" -> getattr(ctx, r, false);
@@ -57,7 +57,7 @@ public final class NfsCallScenario implements Scenario {
             case "long-reply" -> readBack(ctx, r, 3000, 0, 0, true);
             case "empty-write-chunk" -> emptyWriteChunk(ctx, r);
             case "unused-write-chunk" -> unusedWriteChunk(ctx, r);
-            case "readdir-reply-chunk" -> readdir(ctx, r, false);
+            case "readdir-reply-chunk", "readdir-no-private-data" -> readdir(ctx, r, false);
             case "readdirplus-reply-chunk" -> readdir(ctx, r, true);
             case "private-data" -> privateData(ctx, r);
             default -> throw new IllegalArgumentException("no case " + kase);

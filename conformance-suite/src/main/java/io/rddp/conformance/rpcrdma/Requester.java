@@ -82,19 +82,42 @@ public final class Requester {
         return register(new byte[length], false, true);
     }
 
+    /**
+     * A readable region holding {@code data} that a chunk advertises as {@code advertised} octets long (more than it
+     * holds): the judge holds the Responder to the advertisement, the tester's end answers a Read past the data
+     * as an RNIC does ({@link #pump}: a Terminate).
+     */
+    public Region readableAdvertised(byte[] data, long advertised) {
+        return register(data.clone(), true, false, advertised);
+    }
+
     private Region register(byte[] data, boolean read, boolean write) {
+        return register(data, read, write, data.length);
+    }
+
+    private Region register(byte[] data, boolean read, boolean write, long advertised) {
         long stag = NEXT_STAG.getAndAdd(0x100);
         Region r = new Region(stag, nextTo, data, read, write);
-        nextTo += Math.max(0x1000, (data.length + 0xFFFL) & ~0xFFFL);
+        nextTo += Math.max(0x1000, (Math.max(data.length, advertised) + 0xFFFL) & ~0xFFFL);
         regions.put(stag, r);
-        c.testerStag(stag, r.to(), data.length, read ? Set.of(StagRegistration.Access.READ)
+        c.testerStag(stag, r.to(), advertised, read ? Set.of(StagRegistration.Access.READ)
                 : Set.of(StagRegistration.Access.WRITE));
         return r;
     }
 
-    /** A STag the tester never advertised (RFC 5040 §7.1: a Read of it is an invalid STag). */
+    /** A STag the tester never registered (RFC 5040 §7.1: a Read of it is an invalid STag). */
     public long unknownStag() {
         return NEXT_STAG.getAndAdd(0x100) | 0x80;
+    }
+
+    /**
+     * A chunk segment as advertised though no region (or a smaller one) backs it: the judge holds the Responder to
+     * the advertisement, which is all it can know, while the tester's end answers an access beyond its real
+     * regions as an RNIC does ({@link #pump}: a Terminate).
+     */
+    public RdmaSegment advertise(RdmaSegment s) {
+        c.testerStag(s.handle(), s.offset(), s.length(), Set.of(StagRegistration.Access.READ));
+        return s;
     }
 
     /** The first {@code n} octets the Responder wrote into a region (segments returned in a reply say how many). */

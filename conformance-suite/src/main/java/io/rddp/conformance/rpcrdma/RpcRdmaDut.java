@@ -77,14 +77,14 @@ public final class RpcRdmaDut implements Dut {
 
     @Override
     public Session open(Setup setup, Recorder recorder, Timeouts t) throws Exception {
-        return open(recorder, t, true);
+        return open(recorder, t, setup.request() != null ? setup.request() : request(true));
     }
 
-    /** A connection in Full Operation; {@code privateData}: with the RFC 8797 private data (RFC 8797 §4). */
-    Session open(Recorder recorder, Timeouts t, boolean privateData) throws Exception {
+    /** A connection in Full Operation after the MPA Request {@code request} (RFC 8797 private data or none). */
+    Session open(Recorder recorder, Timeouts t, MpaStartFrame request) throws Exception {
         ScriptedConnection c = ScriptedConnection.connectRpcRdma(target, t.connect(), recorder);
         try {
-            c.sendStartFrame(request(privateData));
+            c.sendStartFrame(request);
             MpaStartFrame reply = c.awaitStartFrame(t.connect());
             if (reply == null) {
                 if (c.peerClose() != io.rddp.rnic.link.Link.PeerClose.OPEN) {
@@ -104,7 +104,7 @@ public final class RpcRdmaDut implements Dut {
     /** A NULL call (RFC 1813 §3.3.0) on a fresh connection must come back accepted, with credits granted. */
     @Override
     public String liveness(Recorder recorder, Timeouts t) throws Exception {
-        try (Session s = open(recorder, t, true)) {
+        try (Session s = open(recorder, t, request(true))) {
             Requester r = new Requester(s);
             long xid = r.nextXid();
             r.send(Requester.message(Requester.header(xid, 8, Proc.RDMA_MSG, List.of(), List.of(), null),

@@ -68,8 +68,10 @@ public final class RpcScenario implements Scenario {
         Answer first = Exchanges.reply(ctx, r, Exchanges.inline(ctx, r, xid, Nfs3.call(xid, Nfs3.NULL, new byte[0])),
                 "the first NULL call");
         Exchanges.ok0(first, "NULL");
-        if (first.header().credits() < 2) throw new Skip("the Responder granted " + first.header().credits()
-                + " credit: two calls may not be outstanding at once", false);
+        if (first.header().credits() < 1) throw new ScenarioFailure("the NULL call was granted 0 credits (RFC 8166"
+                + " §3.3.1: MUST NOT be zero)");
+        if (first.header().credits() < 2) throw new Skip("the Responder granted 1 credit: two calls may not be"
+                + " outstanding at once (RFC 8166 §3.3.1)", false);
         long again = r.nextXid();
         byte[] msg = Requester.message(RpcRdmaHeader.message(again, Exchanges.CREDITS, Proc.RDMA_MSG, List.of(),
                 List.of(), null), Nfs3.call(again, Nfs3.NULL, new byte[0]));
