@@ -119,6 +119,21 @@ public final class RpcRdmaDut implements Dut {
         }
     }
 
+    /**
+     * {@code n} connection set-ups, each with a NULL call, as a scenario's start ({@link
+     * io.rddp.conformance.RoundTrips}): milliseconds each.
+     */
+    public List<Long> measure(int n, Timeouts t) throws Exception {
+        List<Long> out = new java.util.ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            long start = System.nanoTime();
+            String dead = liveness(Recorder.counting(1 << 20), t);
+            if (dead != null) throw new java.io.IOException(dead);
+            out.add((System.nanoTime() - start) / 1_000_000L);
+        }
+        return out;
+    }
+
     @Override
     public String placement(Session s, List<long[]> allowed) {
         return null; // the Responder's memory is its own: what it wrote into the tester's chunks is checked instead
