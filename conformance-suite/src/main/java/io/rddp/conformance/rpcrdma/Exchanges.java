@@ -132,6 +132,7 @@ final class Exchanges {
         Answer a = reply(ctx, r, inline(ctx, r, xid, Nfs3.call(xid, Nfs3.LOOKUP, Nfs3.lookup(dir, name))),
                 "LOOKUP " + name);
         long status = status(a, "LOOKUP " + name);
+        given(ctx, status);
         if (status == Nfs3.NFS3ERR_NOENT) {
             throw new Scenario.Skip("the export's root has no \"" + name + "\": " + option + " NAME names one", false);
         }
@@ -139,6 +140,18 @@ final class Exchanges {
         In x = new In(a.results(), "LOOKUP");
         x.u32();
         return x.opaque(Nfs3.FHSIZE);
+    }
+
+    /**
+     * A handle of the root given with {@code --rpcrdma-root-fh} that the server calls stale or no handle of its
+     * own (RFC 1813 §2.6: NFS3ERR_STALE, NFS3ERR_BADHANDLE) is the option's fault, not the server's: a skip.
+     */
+    static void given(ScenarioContext ctx, long status) throws Scenario.Skip {
+        byte[] fh = dut(ctx).export().rootFh();
+        if (fh != null && (status == Nfs3.NFS3ERR_STALE || status == Nfs3.NFS3ERR_BADHANDLE)) {
+            throw new Scenario.Skip("--rpcrdma-root-fh " + HexFormat.of().formatHex(fh) + " is no root handle of"
+                    + " this server's export (nfsstat3 " + status + ")", false);
+        }
     }
 
     /** The writable file's handle ({@code --rpcrdma-file}). */

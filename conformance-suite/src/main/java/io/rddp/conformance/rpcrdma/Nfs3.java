@@ -9,7 +9,8 @@ final class Nfs3 {
     static final long PROG = RpcNames.NFS, VERS = 3;
     static final int NULL = 0, GETATTR = 1, LOOKUP = 3, READ = 6, WRITE = 7, READDIR = 16, READDIRPLUS = 17;
     /** RFC 1813 §2.6 */
-    static final int NFS3_OK = 0, NFS3ERR_NOENT = 2, NF3REG = 1, NF3DIR = 2, FILE_SYNC = 2, FHSIZE = 64;
+    static final int NFS3_OK = 0, NFS3ERR_NOENT = 2, NFS3ERR_STALE = 70, NFS3ERR_BADHANDLE = 10001, NF3REG = 1,
+            NF3DIR = 2, FILE_SYNC = 2, FHSIZE = 64;
 
     private Nfs3() {
     }

@@ -86,6 +86,7 @@ public final class NfsCallScenario implements Scenario {
             a = Exchanges.inline(ctx, r, xid, rpc);
         }
         a = Exchanges.reply(ctx, r, a, "GETATTR of the root" + (longCall ? " as a Long Call" : ""));
+        Exchanges.given(ctx, Exchanges.status(a, "GETATTR"));
         long type = Exchanges.ok(a, "GETATTR").u32();
         if (type != Nfs3.NF3DIR) throw new ScenarioFailure("GETATTR of the root: ftype3 " + type + ", not NF3DIR");
         ctx.compared("GETATTR of the root" + (longCall ? " sent as a Long Call" : "") + ": NFS3_OK, a directory");
