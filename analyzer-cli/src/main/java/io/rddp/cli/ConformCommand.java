@@ -45,8 +45,9 @@ import java.util.regex.Pattern;
                         + " agent/rddp-dut-agent on a host with an RNIC), rping (the DUT runs stock"
                         + " 'rping -s'; the tester plays rping's client), rping-client (the DUT runs stock 'rping -c' in"
                         + " a loop against --tester-listen; the tester plays rping's server and answers its MPA"
-                        + " Requests), rpcrdma (the DUT is an RPC-over-RDMA version 1 Responder serving NFSv3, e.g. Linux's"
-                        + " nfsd over RDMA or 'rddp peer --app rpcrdma'; the tester is its Requester, RFC 8166)."},
+                        + " Requests), rpcrdma (the DUT is an RPC-over-RDMA version 1 Responder serving NFSv3, e.g."
+                        + " Linux's nfsd over RDMA or 'rddp peer --app rpcrdma'; the tester is its Requester, RFC"
+                        + " 8166)."},
         sortOptions = false,
         footer = {"", "Examples:",
                 "  rddp conform --list",

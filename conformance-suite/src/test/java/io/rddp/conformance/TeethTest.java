@@ -19,8 +19,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code catches:} name it, every scenario (negative or positive) names at least one knob, and every knob fails at
  * least one scenario. The rpcrdma-* knobs of the reference RPC-over-RDMA responder run over the rpcrdma profile's
  * scenarios: every one is caught, rpcrdma-credits-over-receives included (its grant is not wrong on the wire, but
- * rpcrdma.credits.grant-honoured sends as many calls at once as granted and the receives are not there). The knobs run many at once with short reaction timeouts; a disagreement is run again alone with
- * the default timeouts (at most twice) before it counts, and the output says which were.
+ * rpcrdma.credits.grant-honoured sends as many calls at once as granted and the receives are not there). The knobs
+ * run many at once with short reaction timeouts; a disagreement is run again alone with the default timeouts (at
+ * most twice) before it counts, and the output says which were.
  */
 @org.junit.jupiter.api.Timeout(value = 15, unit = java.util.concurrent.TimeUnit.MINUTES)
 class TeethTest {
