@@ -31,8 +31,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * Requester's RNIC for what the Responder does: answers its RDMA Read Requests from the tester's regions, places its
  * RDMA Writes into them, and reassembles its Sends. An RDMA Read of a STag the tester never advertised, or past a
  * region's end, is answered as an RNIC answers it: a Terminate (RFC 5040 §7.1, RDMAP Remote Protection Error) and
- * the end of the connection. Both directions are judged meanwhile by the connection's judge, RPC-over-RDMA rules
- * included. Not thread-safe: one scenario thread drives it.
+ * the end of the connection. An RDMA Write outside a region is not placed and the connection goes on, unlike an
+ * RNIC: the judge names it (rpcrdma.chunk-bounds, the DDP bounds checks) and the reply that follows is judged too.
+ * Both directions are judged meanwhile by the connection's judge, RPC-over-RDMA rules included. It works on the
+ * scripted connection rather than on the emulated RNIC's verbs so that every octet is the scenario's and the one
+ * judge sees both directions live, as in every other profile. Not thread-safe: one scenario thread drives it.
  */
 public final class Requester {
 
