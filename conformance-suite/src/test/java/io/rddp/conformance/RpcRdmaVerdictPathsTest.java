@@ -88,6 +88,18 @@ class RpcRdmaVerdictPathsTest {
     }
 
     @Test
+    void withoutARootHandleOnAServerWhoseTriedHandleIsNoDirectoryTheFileScenariosSkipAskingForIt() throws Exception {
+        // the reference tree's fileid 2 is a regular file: a server where the tried handle is no directory
+        Export noRoot = new Export(null, "scratch", "many", HexFormat.of().parseHex("0000000000000002"));
+        List<Result> rs = run(RnicConfig.defaults(), noRoot, "rpcrdma.positive.getattr",
+                "rpcrdma.positive.readdir-reply-chunk", "rpcrdma.header.version-2");
+        assertThat(rs.subList(0, 2)).allMatch(r -> r.verdict() == Result.Verdict.SKIP
+                && r.observed().contains("needs the export's root file handle: --rpcrdma-root-fh HEX")
+                && r.observed().contains("not a directory"));
+        assertThat(rs.get(2).verdict()).isEqualTo(Result.Verdict.PASS);
+    }
+
+    @Test
     void theRootHandleGivenAsAnOptionIsUsed() throws Exception {
         Export given = new Export(Export.REFERENCE_ROOT, "scratch", "many");
         List<Result> rs = run(RnicConfig.defaults(), given, "rpcrdma.positive.getattr",

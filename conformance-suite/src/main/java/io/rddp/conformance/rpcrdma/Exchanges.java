@@ -108,8 +108,9 @@ final class Exchanges {
     static byte[] root(ScenarioContext ctx, Requester r) throws Exception {
         byte[] given = dut(ctx).export().rootFh();
         if (given != null) return given;
+        byte[] tried = dut(ctx).export().tried();
         long xid = r.nextXid();
-        Answer a = inline(ctx, r, xid, Nfs3.call(xid, Nfs3.GETATTR, Nfs3.fh(Export.REFERENCE_ROOT)));
+        Answer a = inline(ctx, r, xid, Nfs3.call(xid, Nfs3.GETATTR, Nfs3.fh(tried)));
         String why;
         if (a == null) {
             why = "no answer to it";
@@ -118,12 +119,13 @@ final class Exchanges {
         } else {
             In x = new In(a.results(), "GETATTR");
             long status = x.u32();
-            if (status == Nfs3.NFS3_OK && x.u32() == Nfs3.NF3DIR) return Export.REFERENCE_ROOT;
-            why = "nfsstat3 " + status;
+            long type = status == Nfs3.NFS3_OK ? x.u32() : -1;
+            if (type == Nfs3.NF3DIR) return tried;
+            why = status != Nfs3.NFS3_OK ? "nfsstat3 " + status : "ftype3 " + type + ", not a directory";
         }
         throw new Scenario.Skip("needs the export's root file handle: --rpcrdma-root-fh HEX (a GETATTR of the"
-                + " reference responder's root handle " + HexFormat.of().formatHex(Export.REFERENCE_ROOT) + " gave "
-                + why + ")", false);
+                + " reference responder's root handle " + HexFormat.of().formatHex(tried) + " gave " + why + ")",
+                false);
     }
 
     /** The handle of {@code name} in {@code dir} by LOOKUP; a skip naming {@code option} when it is not there. */

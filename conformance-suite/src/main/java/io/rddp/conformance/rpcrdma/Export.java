@@ -7,17 +7,25 @@ import java.util.HexFormat;
  * a writable regular file and a directory, both in the root. The tester assumes nothing else of the server's tree:
  * a READ reads back what a WRITE of the same scenario wrote, each scenario at its own offset of the file.
  *
- * @param rootFh the root file handle (an NFSv3 nfs_fh3), or null to discover the reference responder's
+ * @param rootFh the root file handle (an NFSv3 nfs_fh3), or null to discover it
  * @param file   a regular file the tester may overwrite ({@code --rpcrdma-file}, default "scratch")
  * @param dir    a directory whose READDIR reply exceeds 1024 octets ({@code --rpcrdma-dir}, default "many")
+ * @param tried  without {@code rootFh}: the handle a GETATTR tries, taken when it is a directory (the reference
+ *               responder's root, {@link #REFERENCE_ROOT})
  */
-public record Export(byte[] rootFh, String file, String dir) {
+public record Export(byte[] rootFh, String file, String dir, byte[] tried) {
 
     /** The root file handle of {@code rddp peer --app rpcrdma}'s tree: fileid 1 in 8 octets. */
     public static final byte[] REFERENCE_ROOT = HexFormat.of().parseHex("0000000000000001");
 
     public Export {
         rootFh = rootFh == null ? null : rootFh.clone();
+        tried = tried.clone();
+    }
+
+    /** The export's root given (or null: the reference responder's is tried), its file and directory named. */
+    public Export(byte[] rootFh, String file, String dir) {
+        this(rootFh, file, dir, REFERENCE_ROOT);
     }
 
     /** The reference responder's names, the root handle discovered. */
@@ -28,6 +36,11 @@ public record Export(byte[] rootFh, String file, String dir) {
     @Override
     public byte[] rootFh() {
         return rootFh == null ? null : rootFh.clone();
+    }
+
+    @Override
+    public byte[] tried() {
+        return tried.clone();
     }
 
     /** For the report's options: "root-fh 0000000000000001, file scratch, dir many". */
