@@ -53,9 +53,12 @@ public final class ChunkScenario implements Scenario {
             case "segment-count-past-end" -> send(ctx, r, (xid, rpc) -> Nfs3.concat(new XdrWriter().u32(xid).u32(1)
                     .u32(Exchanges.CREDITS).u32(Proc.RDMA_MSG.ordinal()).u32(0).u32(1).u32(0x7FFF_FFFF)
                     .toByteArray(), rpc));
-            case "read-chunk-huge" -> send(ctx, r, (xid, rpc) -> Nfs3.concat(RpcRdmaHeader.message(xid,
-                    Exchanges.CREDITS, Proc.RDMA_NOMSG, List.of(new ReadSegment(0, new RdmaSegment(
-                            r.readable(rpc).stag(), 1L << 30, 0x1000_0000L))), List.of(), null).toBytes()));
+            case "read-chunk-huge" -> send(ctx, r, (xid, rpc) -> {
+                // advertised as 1 GiB (the judge holds the Responder to that); the region holds the call only
+                Region g = r.readableAdvertised(rpc, 1L << 30);
+                return RpcRdmaHeader.message(xid, Exchanges.CREDITS, Proc.RDMA_NOMSG, List.of(new ReadSegment(0,
+                        new RdmaSegment(g.stag(), 1L << 30, g.to()))), List.of(), null).toBytes();
+            });
             case "write-chunk-too-small" -> readIntoSmallChunk(ctx, r);
             case "reply-chunk-too-small" -> readdirSmall(ctx, r, 256);
             case "no-reply-chunk" -> readdirSmall(ctx, r, 0);
@@ -115,7 +118,7 @@ public final class ChunkScenario implements Scenario {
         return r.await(xid, ctx.timeouts().reaction(), null);
     }
 
-    /** A WRITE whose Read chunk names a STag the tester never advertised (§4.5.3: a Remote Access Error). */
+    /** A Long Call whose Read chunk names a STag the tester never registered (§4.5.3: a Remote Access Error). */
     private static Answer readStagInvalid(ScenarioContext ctx, Requester r) throws Exception {
         return send(ctx, r, (xid, rpc) -> RpcRdmaHeader.message(xid, Exchanges.CREDITS, Proc.RDMA_NOMSG,
                 List.of(new ReadSegment(0, r.advertise(new RdmaSegment(r.unknownStag(), rpc.length,
