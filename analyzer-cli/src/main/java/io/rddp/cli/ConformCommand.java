@@ -45,7 +45,9 @@ import java.util.regex.Pattern;
                         + " agent/rddp-dut-agent on a host with an RNIC), rping (the DUT runs stock"
                         + " 'rping -s'; the tester plays rping's client), rping-client (the DUT runs stock 'rping -c' in"
                         + " a loop against --tester-listen; the tester plays rping's server and answers its MPA"
-                        + " Requests)."},
+                        + " Requests), rpcrdma (the DUT is an RPC-over-RDMA version 1 Responder serving NFSv3, e.g."
+                        + " Linux's nfsd over RDMA or 'rddp peer --app rpcrdma'; the tester is its Requester, RFC"
+                        + " 8166)."},
         sortOptions = false,
         footer = {"", "Examples:",
                 "  rddp conform --list",
@@ -53,6 +55,10 @@ import java.util.regex.Pattern;
                 "  rddp conform --target 127.0.0.1:7174 --profile rping --only 'ddp.*,mpa.framing.*'",
                 "  rddp conform --profile rping-client --tester-listen 127.0.0.1:7174   (DUT: while :; do rping -c -a"
                         + " HOST -p 7174 -C 1; done)",
+                "  rddp conform --profile rpcrdma --target 127.0.0.1:20049   (DUT: rddp peer --listen 127.0.0.1:20049"
+                        + " --app rpcrdma)",
+                "  rddp conform --profile rpcrdma --target 10.0.0.5 --rpcrdma-root-fh 01000100... --rpcrdma-file f"
+                        + " --rpcrdma-dir d   (an NFS server's export)",
                 "  rddp conform ... --write-baseline siw.json;  rddp conform ... --baseline siw.json",
                 "Exit codes: 0 every scenario passed or is waived by the baseline, 1 a failure or a regression"
                         + " (or what --strict, --fail-non-strict, --exact-baseline, --fail-stale-baseline make one),"
@@ -69,9 +75,22 @@ final class ConformCommand implements Callable<Integer> {
     @Option(names = "--target", paramLabel = "HOST:PORT", description = "Where the DUT accepts iWARP connections.")
     String target;
 
-    @Option(names = "--profile", paramLabel = "PROFILE", description = "agent, rping or rping-client (default"
-            + " ${DEFAULT-VALUE}).")
+    @Option(names = "--profile", paramLabel = "PROFILE", description = "agent, rping, rping-client or rpcrdma"
+            + " (default ${DEFAULT-VALUE}).")
     String profile = "agent";
+
+    @Option(names = "--rpcrdma-root-fh", paramLabel = "HEX", description = "rpcrdma profile: the export's root file"
+            + " handle (NFSv3 nfs_fh3, in hex) for the scenarios that need a file; without it the reference"
+            + " responder's is tried, and those scenarios are skipped, saying so, on another server.")
+    String rpcrdmaRootFh;
+
+    @Option(names = "--rpcrdma-file", paramLabel = "NAME", description = "rpcrdma profile: a regular file in the"
+            + " export's root the tester may overwrite (its first MiB; default ${DEFAULT-VALUE}).")
+    String rpcrdmaFile = "scratch";
+
+    @Option(names = "--rpcrdma-dir", paramLabel = "NAME", description = "rpcrdma profile: a directory in the export's"
+            + " root whose listing exceeds 1024 octets (about 40 entries; default ${DEFAULT-VALUE}).")
+    String rpcrdmaDir = "many";
 
     @Option(names = "--tester-listen", paramLabel = "HOST:PORT", description = "Where the tester listens when the DUT"
             + " is the MPA Initiator (agent: default 127.0.0.1, any port; rping-client: required).")
@@ -209,7 +228,7 @@ final class ConformCommand implements Callable<Integer> {
         }
         InetSocketAddress dutAddr = null;
         try {
-            if (target != null) dutAddr = PeerCommand.address(target, null);
+            if (target != null) dutAddr = PeerCommand.address(withDefaultPort(profile, target), null);
         } catch (IllegalArgumentException | UnknownHostException e) {
             err.println("rddp: --target " + target + ": " + e.getMessage());
             return Main.EXIT_BAD_INPUT;
@@ -327,6 +346,15 @@ final class ConformCommand implements Callable<Integer> {
         return gate.exitCode();
     }
 
+    /** The rpcrdma profile's target without a port: the NFS/RDMA port (RFC 5667 §5, RFC 8166 §5). */
+    static String withDefaultPort(String profile, String t) {
+        if (!profile.equals("rpcrdma")) return t;
+        boolean bracketed = t.startsWith("[") && t.endsWith("]");
+        boolean hasPort = !bracketed && t.lastIndexOf(':') >= 0 && t.indexOf(':') == t.lastIndexOf(':')
+                || t.startsWith("[") && t.contains("]:");
+        return hasPort ? t : t + ":" + io.rddp.conformance.rpcrdma.RpcRdmaDut.DEFAULT_PORT;
+    }
+
     /** Console lines stay within this many characters; the detail is in the report. */
     static final int LINE = 150;
 
@@ -408,6 +436,7 @@ final class ConformCommand implements Callable<Integer> {
         if (retries > 0) m.put("retries", Integer.toString(retries));
         m.put("record-cap", recordCapMib + " MiB");
         if (onDead != null) m.put("on-dead", onDead);
+        if (dut instanceof io.rddp.conformance.rpcrdma.RpcRdmaDut r) m.put("rpcrdma-export", r.export().describe());
         if (readyCmd != null) m.put("ready-cmd", readyCmd);
         return m;
     }
@@ -534,8 +563,26 @@ final class ConformCommand implements Callable<Integer> {
                 return new RpingDut(dutAddr, cs, restartMs,
                         readyCmd == null ? Readiness.NONE : new ShellReadiness(readyCmd, out));
             }
+            case "rpcrdma" -> {
+                byte[] fh = null;
+                if (rpcrdmaRootFh != null) {
+                    try {
+                        fh = java.util.HexFormat.of().parseHex(rpcrdmaRootFh.replace(":", "").replace(" ", ""));
+                    } catch (IllegalArgumentException e) {
+                        err.println("rddp: --rpcrdma-root-fh " + rpcrdmaRootFh + " is not hex: " + e.getMessage());
+                        return null;
+                    }
+                    if (fh.length == 0 || fh.length > 64) {
+                        err.println("rddp: --rpcrdma-root-fh: an NFSv3 file handle is 1 to 64 octets (RFC 1813 §2.5),"
+                                + " got " + fh.length);
+                        return null;
+                    }
+                }
+                return new io.rddp.conformance.rpcrdma.RpcRdmaDut(dutAddr,
+                        new io.rddp.conformance.rpcrdma.Export(fh, rpcrdmaFile, rpcrdmaDir));
+            }
             default -> {
-                err.println("rddp: --profile must be agent, rping or rping-client, got '" + profile + "'");
+                err.println("rddp: --profile must be agent, rping, rping-client or rpcrdma, got '" + profile + "'");
                 return null;
             }
         }

@@ -45,6 +45,11 @@ final class RpcRdmaRules {
         final long[] granted = {1, 1};
         /** RPC-over-RDMA messages seen */
         long messages;
+        /**
+         * per direction, calls whose transport header did not parse (no XID to match) still owed their RDMA_ERROR
+         * ERR_CHUNK (§4.5.2): an ERR_CHUNK that matches no call in flight answers one of them
+         */
+        final long[] unparsed = new long[2];
     }
 
     private static final class Call {
@@ -96,6 +101,8 @@ final class RpcRdmaRules {
         if (m.headerProblem() != null) {
             boolean shortOne = m.sendLength() < RpcRdmaHeader.MIN_LENGTH;
             report(s, d, shortOne ? Check.RPCRDMA_HEADER_SHORT : Check.RPCRDMA_HEADER_XDR, frame, m.headerProblem());
+            // §4.5: a call at least 28 octets long whose header does not parse is owed RDMA_ERROR ERR_CHUNK
+            if (!shortOne && m.fromRequester()) st.unparsed[d.ordinal()]++;
             return;
         }
         int threshold = threshold(s, d);
@@ -306,6 +313,10 @@ final class RpcRdmaRules {
         }
         st.calls[other].remove(h.xid());
         credits(s, st, d, frame, h, other);
+        if (call == null && h.errorCode() == RpcRdmaHeader.ERR_CHUNK && st.unparsed[other] > 0) {
+            st.unparsed[other]--; // the answer to a call whose header the analyzer could not parse either (§4.5.2)
+            return;
+        }
         if (call == null) {
             report(s, d, Check.RPCRDMA_ERROR_ECHO, frame, "RDMA_ERROR xid 0x" + hex(h.xid())
                     + " matches no request in flight");

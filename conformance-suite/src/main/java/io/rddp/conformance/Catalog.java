@@ -224,6 +224,13 @@ public final class Catalog {
         }
         if (x.has("reject")) return new Reaction(Reaction.Kind.REJECT, 0, 0, 0, g, reason);
         if (x.has("continue")) return new Reaction(Reaction.Kind.CONTINUE, 0, 0, 0, g, reason);
-        throw new IllegalStateException(where + ": " + id + ": a reaction is terminate, close, reject or continue");
+        if (x.has("rpc")) {
+            RpcReaction r = RpcReaction.byWireName(x.path("rpc").asText());
+            if (r == null) throw new IllegalStateException(where + ": " + id + ": rpc: " + x.path("rpc").asText()
+                    + " is no RPC-over-RDMA reaction");
+            return Reaction.rpc(r, g, reason);
+        }
+        throw new IllegalStateException(where + ": " + id + ": a reaction is terminate, close, reject, continue or"
+                + " rpc");
     }
 }

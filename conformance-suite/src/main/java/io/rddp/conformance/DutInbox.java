@@ -29,7 +29,7 @@ import java.util.Map;
  * its Terminate and close are still seen) but keeps no more PDUs, its start frames and first Terminate aside.
  * Guarded by the connection's lock, which it notifies on every PDU and on the DUT's close.
  */
-final class DutInbox implements PduListener {
+final class DutInbox implements io.rddp.rpcrdma.RpcRdmaListener {
 
     private final Object lock;
     private final Link link;
@@ -121,9 +121,21 @@ final class DutInbox implements PduListener {
 
     @Override
     public void onPdu(Pdu pdu) {
+        onPdu(pdu, null, null);
+    }
+
+    /**
+     * A PDU, with what the RPC-over-RDMA layer made of it when the connection runs one (the rpcrdma profile): the
+     * judge's RPC-over-RDMA rules see it right after the PDU's own, as in an analysis of the capture.
+     */
+    @Override
+    public void onPdu(Pdu pdu, io.rddp.rpcrdma.RpcRdmaMessage message, io.rddp.rpcrdma.ChunkMove move) {
         findings.judging(pdu.direction(), pdu.frame(), pdu.startFrame() != null ? 0 : pdu.fpdu().offset());
         try {
             judge(pdu);
+            if ((message != null || move != null) && pdu.ddp() != null) {
+                judge.onRpcRdma(0, pdu.direction(), pdu.frame(), message, move);
+            }
         } finally {
             findings.judged();
         }

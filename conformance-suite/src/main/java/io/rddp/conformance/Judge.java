@@ -18,6 +18,8 @@ import java.util.List;
  *       to non-strict when that form misses a SHOULD (RFC 5040 §4.8 Figure 10), and to lenient when the connection
  *       stayed open after the Terminate (RFC 5040 §6.2.1: the teardown is a MAY) or the DUT broke another MUST in the
  *       same exchange (its findings, shown: the scenario that proves that rule fails on it);</li>
+ *   <li>an accepted RPC-over-RDMA answer (rpcrdma profile) whose exchange breaks a MUST of RFC 8166 (the
+ *       analyzer's rpcrdma.* findings: its credits, its ERR_VERS range, a chunk overrun): fail;</li>
  *   <li>no accepted reaction: fail for a MUST, non-strict for a SHOULD, informational for a MAY.</li>
  * </ul>
  */
@@ -49,7 +51,17 @@ final class Judge {
 
     /** What the DUT did, reduced to what reactions are matched against. */
     record Observed(ErrorType terminate, boolean rejected, boolean repliedMpa, Link.PeerClose close, String text,
-                    boolean silent) {
+                    boolean silent, RpcReaction rpc) {
+        Observed(ErrorType terminate, boolean rejected, boolean repliedMpa, Link.PeerClose close, String text,
+                 boolean silent) {
+            this(terminate, rejected, repliedMpa, close, text, silent, null);
+        }
+
+        /** With the RPC-over-RDMA answer a scenario of the rpcrdma profile saw (null: none observed). */
+        Observed withRpc(RpcReaction r) {
+            if (r == null) return this;
+            return new Observed(terminate, rejected, repliedMpa, close, text + "; " + r.describe(), silent, r);
+        }
     }
 
     /** A verdict with its grade and the notes that explain it. */
@@ -82,6 +94,16 @@ final class Judge {
         if (!f.conduct().isEmpty()) {
             notes.add("the DUT went on after its reaction: " + String.join("; ", f.conduct()));
             return new Judgement(Result.Verdict.FAIL, null, notes);
+        }
+        if (match.kind() == Reaction.Kind.RPC) {
+            // the answer is an RPC-over-RDMA exchange: a MUST of RFC 8166 it breaks (its credits, its ERR_VERS range,
+            // a chunk it overran) is the answer's own form, as a Terminate's form is a Terminate's
+            List<String> rpc = f.findings().stream().filter(x -> x.startsWith("rpcrdma.")).toList();
+            if (!rpc.isEmpty()) {
+                notes.add("the answer is accepted, but the exchange breaks a MUST of RFC 8166: " + String.join("; ",
+                        rpc));
+                return new Judgement(Result.Verdict.FAIL, null, notes);
+            }
         }
         if (match.kind() == Reaction.Kind.TERMINATE && !f.formErrors().isEmpty()) {
             notes.add("the Terminate type is accepted, but its form breaks a MUST: " + String.join("; ",
@@ -142,6 +164,9 @@ final class Judge {
             case CLOSE -> o.terminate() == null && !o.rejected() && o.close() != Link.PeerClose.OPEN;
             case SILENT_CLOSE -> o.silent() && o.close() != Link.PeerClose.OPEN;
             case CONTINUE -> o.terminate() == null && !o.rejected() && o.close() == Link.PeerClose.OPEN;
+            // what came back at the RPC-over-RDMA level, whatever the connection did after it (RFC 8166 §4.5.3:
+            // an RDMA_ERROR may come before the connection is lost)
+            case RPC -> o.rpc() != null && o.rpc() == alt.rpc();
         };
     }
 }

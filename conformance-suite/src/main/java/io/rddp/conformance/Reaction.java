@@ -28,10 +28,24 @@ public record Reaction(Kind kind, int layer, int etype, int code, Grade grade, S
         /** an MPA Reply with R = 1 (RFC 5044 §7.1.1), then the connection closed */
         REJECT,
         /** no Terminate and no close: the DUT went on (the scenario's own checks decide the rest) */
-        CONTINUE
+        CONTINUE,
+        /**
+         * an RPC-over-RDMA answer to the tester's message, {@link RpcReaction} number {@code code} (rpcrdma profile):
+         * what the scenario saw come back, or that nothing did
+         */
+        RPC
     }
 
     public enum Grade { STRICT, LENIENT }
+
+    public static Reaction rpc(RpcReaction r, Grade g, String reason) {
+        return new Reaction(Kind.RPC, 0, 0, r.ordinal(), g, reason);
+    }
+
+    /** The RPC-over-RDMA answer of an {@link Kind#RPC} reaction, else null. */
+    public RpcReaction rpc() {
+        return kind == Kind.RPC ? RpcReaction.values()[code] : null;
+    }
 
     public static Reaction terminate(ErrorType t, Grade g, String reason) {
         return new Reaction(Kind.TERMINATE, t.layer(), t.etype(), t.code(), g, reason);
@@ -51,6 +65,7 @@ public record Reaction(Kind kind, int layer, int etype, int code, Grade grade, S
             case SILENT_CLOSE -> "close without an MPA Reply or any FPDU";
             case REJECT -> "MPA Reply with R = 1";
             case CONTINUE -> "no Terminate, connection goes on";
+            case RPC -> rpc().describe();
         };
     }
 

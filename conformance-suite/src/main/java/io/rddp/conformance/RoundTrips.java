@@ -43,10 +43,14 @@ public record RoundTrips(List<Long> connectMs, List<Long> controlMs) {
 
     /**
      * Measures the agent profile's DUT: {@value #SAMPLES} control round trips, then {@value #SAMPLES} connections set
-     * up and torn down as a scenario's first (its reset included); other profiles are not measured (a probe
-     * connection would take rping's one connection).
+     * up and torn down as a scenario's first (its reset included); the rpcrdma profile's {@value #SAMPLES}
+     * connections with a NULL call each; the rping profiles are not measured (a probe connection would take rping's
+     * one connection).
      */
     public static RoundTrips measure(Dut dut, Timeouts t) throws Exception {
+        if (dut instanceof io.rddp.conformance.rpcrdma.RpcRdmaDut r) {
+            return new RoundTrips(r.measure(SAMPLES, t), List.of());
+        }
         if (!(dut instanceof AgentDut a)) return none();
         List<Long> control = new ArrayList<>(), connect = new ArrayList<>();
         for (int i = 0; i < SAMPLES; i++) {

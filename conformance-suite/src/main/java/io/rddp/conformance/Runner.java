@@ -305,7 +305,7 @@ public final class Runner {
             return new Outcome(error(info, ctx, "interrupted"), false);
         }
         c.settle();
-        Judge.Observed o = observe(c, info);
+        Judge.Observed o = observe(c, info).withRpc(ctx.rpcReaction());
         Judge.Facts facts = facts(c, failure, o);
         Judge.Judgement j = Judge.judge(info, facts);
         List<String> notes = new ArrayList<>(j.notes());
@@ -389,7 +389,8 @@ public final class Runner {
         if (info.expected().isEmpty()) return; // a positive scenario checked what it needed itself
         boolean expectsEnd = false, mayGoOn = false;
         for (Reaction r : info.expected()) {
-            if (r.kind() != Reaction.Kind.CONTINUE) expectsEnd = true;
+            // an RPC-over-RDMA answer leaves the connection open: the scenario waited for it itself
+            if (r.kind() != Reaction.Kind.CONTINUE && r.kind() != Reaction.Kind.RPC) expectsEnd = true;
             else mayGoOn = true;
         }
         if (expectsEnd && mayGoOn) {

@@ -16,6 +16,7 @@ public final class ScenarioContext {
     private final List<long[]> allowed = new ArrayList<>();
     private final List<String> notes = new ArrayList<>();
     private final List<String> compared = new ArrayList<>();
+    private RpcReaction rpc;
 
     ScenarioContext(Dut dut, Timeouts timeouts, Recorder recorder, ScenarioInfo info) {
         this.dut = dut;
@@ -137,6 +138,18 @@ public final class ScenarioContext {
 
     List<String> compared() {
         return compared;
+    }
+
+    /**
+     * What the DUT answered, at the RPC-over-RDMA level, to the message the scenario is about (rpcrdma profile): the
+     * runner matches it against the scenario's {@code rpc:} reactions. The first one given counts.
+     */
+    public void rpcReaction(RpcReaction r) {
+        if (rpc == null) rpc = r;
+    }
+
+    RpcReaction rpcReaction() {
+        return rpc;
     }
 
     /** The scenario being run. */

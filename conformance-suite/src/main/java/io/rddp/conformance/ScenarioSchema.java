@@ -33,7 +33,7 @@ final class ScenarioSchema {
     static final Shape NEED = oneOf("crc", "crc-off", "markers", "mpa-rev1", "mpa-rev2", "atomics", "immediate",
             "send-invalidate", "local-invalidate", "manual-accept", "mpa-params", "rtr-write", "rtr-send", "rtr-read",
             "control");
-    static final Shape PROFILE = oneOf("agent", "rping", "rping-client");
+    static final Shape PROFILE = oneOf("agent", "rping", "rping-client", "rpcrdma");
     static final Shape.Obj SETUP = obj(key("receives", INT), key("receive-length", INT), key("buffer", INT),
             key("access", listOf(StepRegistry.ACCESS)), key("manual-accept", BOOL), key("ird", INT), key("ord", INT),
             key("dut-mpa", obj(key("rev", INT), key("crc", BOOL), key("markers", BOOL), key("p2p", BOOL),
@@ -47,8 +47,9 @@ final class ScenarioSchema {
     static final Shape.Obj REACTION = obj(
             key("terminate", Shape.text("[0-9]+/[0-9]+/([0-9]+|0x[0-9a-fA-F]+|\\*)", "Layer/EType/Code, e.g. 1/2/3")),
             key("close", either(TRUE, oneOf("silent"))), key("reject", TRUE), key("continue", TRUE),
-            key("grade", oneOf("strict", "lenient")), required("reason", TEXT))
-            .exclusive(true, "terminate", "close", "reject", "continue");
+            key("rpc", oneOf(RpcReaction.wireNames())), key("grade", oneOf("strict", "lenient")),
+            required("reason", TEXT))
+            .exclusive(true, "terminate", "close", "reject", "continue", "rpc");
     static final Shape.Obj BUFFER_ENTRY = obj(required("name", Shape.text("[a-z][a-z0-9_]*", "a name of lower-case"
                     + " letters, digits and _")), key("length", INT), key("access", listOf(StepRegistry.ACCESS)),
             key("pd", either(INT, TEXT)), key("fill", HEX));

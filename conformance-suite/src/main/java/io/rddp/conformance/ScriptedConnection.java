@@ -123,6 +123,11 @@ public final class ScriptedConnection implements Closeable {
     }
 
     private ScriptedConnection(Link link, Recorder recorder) {
+        this(link, recorder, false);
+    }
+
+    /** @param rpcrdma every Send is read as RPC-over-RDMA (RFC 8166) and judged by its rules too */
+    private ScriptedConnection(Link link, Recorder recorder, boolean rpcrdma) {
         this.link = link.writeTimeout(WRITE_TIMEOUT_MS);
         this.cap = recorder != null && recorder.cap() != Recorder.UNCAPPED ? recorder.cap()
                 : RecordingCap.DEFAULT_OCTETS;
@@ -137,7 +142,8 @@ public final class ScriptedConnection implements Closeable {
         this.inbox = new DutInbox(lock, link, judge, findings, recorder, cap, startNanos);
         boolean weConnected = link.weConnected();
         this.feed = new WireFeed(weConnected ? link.local() : link.remote(), weConnected ? link.remote()
-                : link.local(), inbox);
+                : link.local(), rpcrdma ? new io.rddp.rpcrdma.RpcRdmaStage(inbox,
+                io.rddp.rpcrdma.RpcRdmaStage.DecodeAs.RPCRDMA) : inbox);
         judge.onConnection(feed.connection());
         this.outbox = new TesterOutbox(lock, link, feed, marks);
         this.reader = inbox.start(feed);
@@ -152,6 +158,15 @@ public final class ScriptedConnection implements Closeable {
     public static ScriptedConnection connect(InetSocketAddress dut, int timeoutMs, Recorder recorder)
             throws IOException {
         return new ScriptedConnection(Link.connect(dut, timeoutMs, recorder), recorder);
+    }
+
+    /**
+     * Connects to a passive RPC-over-RDMA Responder: the judge runs the analyzer's RPC-over-RDMA layer and rules
+     * (RFC 8166) over both directions as well as its DDP and RDMAP ones.
+     */
+    public static ScriptedConnection connectRpcRdma(InetSocketAddress dut, int timeoutMs, Recorder recorder)
+            throws IOException {
+        return new ScriptedConnection(Link.connect(dut, timeoutMs, recorder), recorder, true);
     }
 
     /** Accepts an active DUT's connection on {@code server}. */

@@ -203,4 +203,49 @@ class JudgeTest {
         assertThat(Judge.matches(STRICT_TERMINATE, terminated)).isTrue();
         assertThat(Judge.matches(STRICT_TERMINATE, terminate(new ErrorType(1, 2, 2), Link.PeerClose.FIN))).isFalse();
     }
+
+    // ---- the rpcrdma profile's answers (RFC 8166)
+
+    private static final Reaction ERR_CHUNK = Reaction.rpc(RpcReaction.ERR_CHUNK, Reaction.Grade.STRICT,
+            "RFC 8166 §4.5.2: ERR_CHUNK");
+
+    @Test
+    void anAcceptedRpcOverRdmaAnswerPassesStrictly() {
+        Judge.Judgement j = Judge.judge(scenario(MUST, ERR_CHUNK, LENIENT_CLOSE),
+                facts(nothing(Link.PeerClose.OPEN).withRpc(RpcReaction.ERR_CHUNK)));
+        assertThat(j.verdict()).isEqualTo(Result.Verdict.PASS);
+        assertThat(j.grade()).isEqualTo(Result.Grade.STRICT);
+    }
+
+    @Test
+    void anotherRpcOverRdmaAnswerThanTheAcceptedOnesFails() {
+        Judge.Judgement j = Judge.judge(scenario(MUST, ERR_CHUNK),
+                facts(nothing(Link.PeerClose.OPEN).withRpc(RpcReaction.DISCARD)));
+        assertThat(j.verdict()).isEqualTo(Result.Verdict.FAIL);
+        assertThat(j.notes()).anyMatch(n -> n.contains("RDMA_ERROR ERR_CHUNK"));
+    }
+
+    @Test
+    void anAcceptedRpcOverRdmaAnswerWhoseExchangeBreaksAnRfc8166MustFails() {
+        Judge.Judgement j = Judge.judge(scenario(MUST, ERR_CHUNK), facts(nothing(Link.PeerClose.OPEN)
+                .withRpc(RpcReaction.ERR_CHUNK), List.of("rpcrdma.credits-zero: grants 0 credits [RFC 8166 §3.3.1]"),
+                List.of(), List.of()));
+        assertThat(j.verdict()).isEqualTo(Result.Verdict.FAIL);
+        assertThat(j.notes()).anyMatch(n -> n.contains("breaks a MUST of RFC 8166"));
+    }
+
+    @Test
+    void anAcceptedRpcOverRdmaAnswerWithAnotherLayersFindingIsLenient() {
+        Judge.Judgement j = Judge.judge(scenario(MUST, ERR_CHUNK), facts(nothing(Link.PeerClose.OPEN)
+                .withRpc(RpcReaction.ERR_CHUNK), List.of("mpa.pad: PAD not zero [RFC 5044 §4.1]"), List.of(),
+                List.of()));
+        assertThat(j.verdict()).isEqualTo(Result.Verdict.PASS);
+        assertThat(j.grade()).isEqualTo(Result.Grade.LENIENT);
+    }
+
+    @Test
+    void aCloseIsNoRpcOverRdmaAnswer() {
+        Judge.Judgement j = Judge.judge(scenario(MUST, ERR_CHUNK), facts(nothing(Link.PeerClose.FIN)));
+        assertThat(j.verdict()).isEqualTo(Result.Verdict.FAIL);
+    }
 }

@@ -25,7 +25,11 @@ import java.util.concurrent.Future;
  * The suite against emulated RNICs that each have one bug knob, many at once: every knob's run is cut into shards,
  * each against an RNIC of its own (its own listener and control channel), so that a knob that makes every scenario
  * wait for a reaction costs no more than the others. Scenarios run in the agent profile, those without it in the
- * rping profile. Results come back per knob: the agent shards in order, then the rping ones.
+ * rping profile, and those of the rpcrdma profile against the reference RPC-over-RDMA responder on the knob's RNIC.
+ * An rpcrdma-* knob changes only that responder, so it runs only the rpcrdma scenarios; the RNIC's knobs run only the
+ * agent and rping ones (under the responder they would fail rpcrdma scenarios for what its RDMA layer does, which
+ * those scenarios do not claim to prove). Results come back per knob: the agent shards in order, then the rping ones,
+ * then the rpcrdma ones.
  */
 final class KnobRuns {
 
@@ -88,14 +92,21 @@ final class KnobRuns {
             for (Bug b : knobs) {
                 RnicConfig c = RnicConfig.defaults().withBugs(b == null ? Set.of() : Set.of(b));
                 List<Future<List<Result>>> parts = new ArrayList<>();
-                List<Scenario> agent = scenarios.stream().filter(s -> s.info().profiles().contains("agent")).toList();
-                List<Scenario> rping = scenarios.stream().filter(s -> !s.info().profiles().contains("agent")
+                // an rpcrdma-* knob changes only the RPC-over-RDMA responder: it runs the rpcrdma scenarios, and the
+                // other knobs (the RNIC's) run the agent and rping ones
+                boolean rpcKnob = b != null && b.knob().startsWith("rpcrdma-");
+                List<Scenario> agent = scenarios.stream().filter(s -> !rpcKnob && s.info().profiles().contains("agent"))
+                        .toList();
+                List<Scenario> rping = scenarios.stream().filter(s -> !rpcKnob && !s.info().profiles().contains("agent")
                         && s.info().profiles().contains("rping")).toList();
+                List<Scenario> rpc = scenarios.stream().filter(s -> (b == null || rpcKnob)
+                        && s.info().profiles().contains("rpcrdma")).toList();
                 for (int i = 0; i < agent.size(); i += shard) {
                     List<Scenario> part = agent.subList(i, Math.min(agent.size(), i + shard));
                     parts.add(pool.submit(() -> agent(c, part, t)));
                 }
                 if (!rping.isEmpty()) parts.add(pool.submit(() -> rping(c, rping, t)));
+                if (!rpc.isEmpty()) parts.add(pool.submit(() -> RpcRdmaRuns.run(c, rpc, t, 4, null)));
                 futures.put(b, parts);
             }
             Map<Bug, List<Result>> out = new LinkedHashMap<>();

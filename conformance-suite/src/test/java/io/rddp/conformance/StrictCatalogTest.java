@@ -39,7 +39,7 @@ class StrictCatalogTest {
 
     @Test
     void everyBundledScenarioFileLoadsUnderTheStrictLanguage() {
-        assertThat(Catalog.load().scenarios()).hasSize(252);
+        assertThat(Catalog.load().scenarios()).hasSize(301);
     }
 
     @Test

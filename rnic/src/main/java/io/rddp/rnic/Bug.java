@@ -174,7 +174,26 @@ public enum Bug {
     RPCRDMA_INLINE_THRESHOLD_IGNORED("Replies up to 4096 octets are sent inline whatever the Requester's receive"
             + " inline threshold (1024 without RFC 8797 private data), as a responder that assumes its own default"
             + " inline size does; the Reply chunk is used only beyond that (RFC 8166 §3.3.2, §3.3.3: senders MUST"
-            + " assume 1024 octets without a discovery mechanism; §3.5.3)");
+            + " assume 1024 octets without a discovery mechanism; §3.5.3)"),
+    RPCRDMA_DISCARDS_ANSWERED("RDMA_DONE, RDMA_ERROR and Sends shorter than 28 octets are answered with RDMA_ERROR"
+            + " ERR_CHUNK, as a responder whose one decode-error path answers every message it cannot serve does"
+            + " (RFC 8166 §4.6.2, §4.2.4, §4.5: receivers MUST silently discard them)"),
+    RPCRDMA_XDR_ERRORS_DROPPED("A call whose transport header or chunk lists do not parse (an undefined rdma_proc, a"
+            + " bad list, a misplaced Position, an rdma_xid unlike the RPC XID) is dropped without a word, as a"
+            + " responder that frees the receive and reposts it on a decode error does (RFC 8166 §4.5, §4.5.2: the"
+            + " Responder MUST reply with RDMA_ERROR ERR_CHUNK)"),
+    RPCRDMA_CHUNK_OVERRUN("A Write chunk or Reply chunk too small for the result is written past its end, the last"
+            + " segment taking the rest, as a responder that sizes its RDMA Writes by the data and not by the chunk"
+            + " does (RFC 8166 §4.5.3: detected before writing past the end; §3.4.6: filled up to the segment"
+            + " lengths)"),
+    RPCRDMA_UNKNOWN_CALLS_DROPPED("Calls of an unknown program, program version, procedure or RPC version are dropped"
+            + " without a reply, as a dispatcher that returns \"drop\" for what it cannot dispatch does (RFC 5531 §9:"
+            + " PROG_UNAVAIL, PROG_MISMATCH, PROC_UNAVAIL, RPC_MISMATCH; RFC 8166 §4.2.1)"),
+    RPCRDMA_UNUSED_WRITE_CHUNK_DROPPED("A Write chunk the reply does not use is left out of the reply's Write list,"
+            + " as a reply encoder that lists only the chunks it wrote does (RFC 8166 §4.3.2.2: the Responder MUST"
+            + " return it as an unused Write chunk; §4.3.2.3: an empty one comes back empty)"),
+    RPCRDMA_READ_LIST_ECHOED("Replies carry the call's Read list, as a reply header built by copying the call's does"
+            + " (RFC 8166 §4.3.1: Responders MUST leave the Read list empty in all replies)");
 
     private final String description;
 

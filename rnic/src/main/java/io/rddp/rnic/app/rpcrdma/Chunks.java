@@ -74,6 +74,11 @@ final class Chunks {
         return null;
     }
 
+    /** The octets a chunk's segments hold together. */
+    static long length(List<RdmaSegment> chunk) {
+        return RpcRdmaHeader.length(chunk);
+    }
+
     /** Chunk lengths by Position, in Position order. */
     static TreeMap<Long, Long> byPosition(List<ReadSegment> reads) {
         TreeMap<Long, Long> m = new TreeMap<>();

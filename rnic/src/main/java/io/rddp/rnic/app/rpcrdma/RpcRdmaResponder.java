@@ -168,11 +168,18 @@ public final class RpcRdmaResponder {
         }
 
         private void onMessage(byte[] msg) throws Verbs.Failure, InterruptedException {
-            if (msg.length < RpcRdmaHeader.MIN_LENGTH) return; // §4.5: the XID cannot be trusted, silently discarded
+            boolean answerAll = rnic.config().has(Bug.RPCRDMA_DISCARDS_ANSWERED);
+            if (msg.length < RpcRdmaHeader.MIN_LENGTH) { // §4.5: the XID cannot be trusted, silently discarded
+                if (answerAll) chunkError(msg.length >= 4 ? ByteBuffer.wrap(msg).getInt(0) & 0xFFFF_FFFFL : 0, 1);
+                return;
+            }
             ByteBuffer b = ByteBuffer.wrap(msg);
             long xid = b.getInt(0) & 0xFFFF_FFFFL, vers = b.getInt(4) & 0xFFFF_FFFFL;
             long requested = b.getInt(8) & 0xFFFF_FFFFL, proc = b.getInt(12) & 0xFFFF_FFFFL;
-            if (proc == Proc.RDMA_ERROR.ordinal()) return; // §4.2.4: a Responder MUST silently discard it
+            if (proc == Proc.RDMA_ERROR.ordinal()) { // §4.2.4: a Responder MUST silently discard it
+                if (answerAll) chunkError(xid, requested);
+                return;
+            }
             if (vers != 1) { // §4.5.1; §4.2: the four fixed words mean the same in every version
                 boolean wrong = rnic.config().has(Bug.RPCRDMA_ERR_VERS_RANGE);
                 error(RpcRdmaHeader.error(xid, vers, grant(requested), RpcRdmaHeader.ERR_VERS, wrong ? vers : 1,
@@ -183,24 +190,27 @@ public final class RpcRdmaResponder {
             try {
                 h = RpcRdmaHeader.parse(b);
             } catch (MalformedException e) {
-                chunkError(xid, requested); // §4.5.2, an invalid rdma_proc included
+                xdrError(xid, requested); // §4.5.2, an invalid rdma_proc included
                 return;
             }
-            if (h.proc() == Proc.RDMA_DONE) return; // §4.6.2: receivers MUST silently discard it
+            if (h.proc() == Proc.RDMA_DONE) { // §4.6.2: receivers MUST silently discard it
+                if (answerAll) chunkError(xid, requested);
+                return;
+            }
             if (h.proc() == Proc.RDMA_MSGP) { // §4.6.1: Responders SHOULD answer ERR_CHUNK
-                chunkError(xid, requested);
+                xdrError(xid, requested);
                 return;
             }
             int inline = h.proc() == Proc.RDMA_MSG ? msg.length - h.length() : 0;
             if (Chunks.problem(h, inline) != null) {
-                chunkError(xid, requested);
+                xdrError(xid, requested);
                 return;
             }
             calls++;
             byte[] call = pull(h, Arrays.copyOfRange(msg, h.length(), h.length() + inline));
             // §4.5.2: an rdma_xid that is not the RPC message's XID is an XDR error of the header
             if (call.length < 4 || (ByteBuffer.wrap(call).getInt(0) & 0xFFFF_FFFFL) != xid) {
-                chunkError(xid, requested);
+                xdrError(xid, requested);
                 return;
             }
             RpcReply reply;
@@ -210,7 +220,24 @@ public final class RpcRdmaResponder {
                 chunkError(xid, requested); // not even an RPC call header: no RPC reply is possible
                 return;
             }
+            if (rnic.config().has(Bug.RPCRDMA_UNKNOWN_CALLS_DROPPED) && undispatched(reply)) return;
             reply(h, grant(requested), reply);
+        }
+
+        /** §4.5.2 ERR_CHUNK for a header that does not parse; knob rpcrdma-xdr-errors-dropped drops the call. */
+        private void xdrError(long xid, long requested) throws Verbs.Failure, InterruptedException {
+            if (!rnic.config().has(Bug.RPCRDMA_XDR_ERRORS_DROPPED)) chunkError(xid, requested);
+        }
+
+        /** Whether {@code reply} says the call reached no procedure (RFC 5531 §9). */
+        private boolean undispatched(RpcReply reply) {
+            ByteBuffer b = ByteBuffer.wrap(reply.head());
+            if (b.remaining() < 24) return false;
+            long replyStat = b.getInt(8) & 0xFFFF_FFFFL;
+            if (replyStat == 1) return (b.getInt(12) & 0xFFFF_FFFFL) == 0; // RPC_MISMATCH
+            long accept = b.getInt(20) & 0xFFFF_FFFFL;
+            return accept == Nfs3Server.PROG_UNAVAIL || accept == Nfs3Server.PROG_MISMATCH
+                    || accept == Nfs3Server.PROC_UNAVAIL;
         }
 
         /** The call's Payload stream: the Long Call itself, or the inline part with the Read chunks reinserted. */
@@ -250,8 +277,9 @@ public final class RpcRdmaResponder {
             List<List<RdmaSegment>> writes = new ArrayList<>();
             byte[] payload;
             List<RdmaSegment> first = call.writeList().isEmpty() ? List.of() : call.writeList().get(0);
+            boolean overrun = rnic.config().has(Bug.RPCRDMA_CHUNK_OVERRUN);
             if (reply.data() != null && !first.isEmpty()) {
-                if (reply.data().length > RpcRdmaHeader.length(first)) { // §4.5.3: detected before writing past it
+                if (reply.data().length > RpcRdmaHeader.length(first) && !overrun) { // §4.5.3: before writing past it
                     chunkError(call.xid(), credits);
                     return;
                 }
@@ -265,15 +293,17 @@ public final class RpcRdmaResponder {
             }
             for (int i = 1; i < call.writeList().size(); i++) writes.add(Chunks.filled(call.writeList().get(i), 0));
             if (call.writeList().isEmpty()) writes.clear();
+            if (rnic.config().has(Bug.RPCRDMA_UNUSED_WRITE_CHUNK_DROPPED)) writes.removeIf(w -> Chunks.length(w) == 0);
+            List<ReadSegment> reads = rnic.config().has(Bug.RPCRDMA_READ_LIST_ECHOED) ? call.readList() : List.of();
             List<RdmaSegment> replyChunk = call.replyChunk();
-            RpcRdmaHeader inline = RpcRdmaHeader.message(call.xid(), credits, Proc.RDMA_MSG, List.of(), writes,
+            RpcRdmaHeader inline = RpcRdmaHeader.message(call.xid(), credits, Proc.RDMA_MSG, reads, writes,
                     replyChunk == null ? null : Chunks.filled(replyChunk, 0));
             if (inline.length() + payload.length <= replyThreshold
                     || rnic.config().has(Bug.RPCRDMA_REPLY_CHUNK_IGNORED)) {
                 send(inline, payload);
-            } else if (replyChunk != null && RpcRdmaHeader.length(replyChunk) >= payload.length) {
+            } else if (replyChunk != null && (RpcRdmaHeader.length(replyChunk) >= payload.length || overrun)) {
                 push(replyChunk, payload, "the Reply chunk"); // §3.5.3 Long Reply
-                send(RpcRdmaHeader.message(call.xid(), credits, Proc.RDMA_NOMSG, List.of(), writes,
+                send(RpcRdmaHeader.message(call.xid(), credits, Proc.RDMA_NOMSG, reads, writes,
                         Chunks.filled(replyChunk, payload.length)), new byte[0]);
             } else {
                 chunkError(call.xid(), credits); // §4.5.3: no RPC-level reply is possible for that XID
@@ -284,8 +314,10 @@ public final class RpcRdmaResponder {
         private void push(List<RdmaSegment> chunk, byte[] data, String what) throws Verbs.Failure,
                 InterruptedException {
             int at = 0;
-            for (RdmaSegment s : chunk) {
-                int n = (int) Math.min(data.length - at, s.length());
+            for (int i = 0; i < chunk.size(); i++) {
+                RdmaSegment s = chunk.get(i);
+                boolean last = i == chunk.size() - 1 && rnic.config().has(Bug.RPCRDMA_CHUNK_OVERRUN);
+                int n = (int) (last ? data.length - at : Math.min(data.length - at, s.length()));
                 if (n <= 0) break;
                 v.run(WorkRequest.write(0, null, 0, n, Arrays.copyOfRange(data, at, at + n), s.handle(), s.offset()),
                         "the RDMA Write into " + what);
