@@ -173,10 +173,14 @@ conform_profile() {
       labcmd stop rping-client >/dev/null 2>&1 || true
       return $rc ;;
     rpcrdma)
-      # RPC-over-RDMA against the kernel's nfsd (svcrdma on siw), host 127.0.0.1:$NFS_PORT; the export's root file
-      # handle and file names are in README.md (lab nfsd fh): options the profile needs for them go after --
+      # RPC-over-RDMA against the kernel's nfsd (svcrdma on siw), host 127.0.0.1:$NFS_PORT. The export holds the
+      # reference responder's tree (scratch, many/: the profile's default names); its root file handle is asked of
+      # the guest (lab nfsd fh), since MOUNT is not forwarded
       start_dut rpcrdma
-      "$RDDP" conform --profile rpcrdma --target "127.0.0.1:$NFS_PORT" \
+      local rootfh
+      rootfh=$(nfsd_fh | awk 'NR == 1 { print $2 }')
+      [ -n "$rootfh" ] || die "conform: no root file handle of the export (lab nfsd fh printed none)"
+      "$RDDP" conform --profile rpcrdma --target "127.0.0.1:$NFS_PORT" --rpcrdma-root-fh "$rootfh" \
         $(scale_args) --report "$report" \
         --on-dead "'$LAB_DIR/lab' revive rpcrdma" "${args[@]}" "$@" ;;
     *) die "conform: --profile is agent, rping, rping-client or rpcrdma, not '$profile'" 2 ;;

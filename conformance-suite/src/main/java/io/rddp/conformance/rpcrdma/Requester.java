@@ -178,32 +178,37 @@ public final class Requester {
 
     /**
      * The Responder's answer to {@code xid}, waiting at most {@code waitMs}; messages with other XIDs that come
-     * first are skipped (and returned by {@link #others()}). {@code replyChunk}: the regions of the call's Reply
-     * chunk, for a Long Reply. Null when none came.
+     * first are set aside (and returned by {@link #others()}) until an await asks for their XID: replies need not
+     * come in the order of their calls (RFC 8166 §4.1 matches them by XID). {@code replyChunk}: the regions of the
+     * call's Reply chunk, for a Long Reply. Null when none came.
      */
     public Answer await(long xidWanted, long waitMs, List<Region> replyChunk) throws IOException,
             InterruptedException {
+        Answer early = others.take(xidWanted);
+        if (early != null) return withReplyChunk(early, replyChunk);
         long deadline = System.nanoTime() + waitMs * 1_000_000L;
         while (true) {
             long left = (deadline - System.nanoTime()) / 1_000_000L;
             byte[] m = next(Math.max(0, left));
             if (m == null) return null;
             Answer a = Answer.of(m, null);
-            if (a.header() != null && a.header().xid() == xidWanted) {
-                if (a.header().proc() == Proc.RDMA_NOMSG && a.header().replyChunk() != null && replyChunk != null) {
-                    return Answer.of(m, written(a.header().replyChunk(), replyChunk));
-                }
-                return a;
-            }
+            if (a.header() != null && a.header().xid() == xidWanted) return withReplyChunk(a, replyChunk);
             others.add(a);
         }
     }
 
-    private final List<Answer> others = new ArrayList<>();
+    private Answer withReplyChunk(Answer a, List<Region> replyChunk) {
+        if (a.header().proc() == Proc.RDMA_NOMSG && a.header().replyChunk() != null && replyChunk != null) {
+            return Answer.of(a.raw(), written(a.header().replyChunk(), replyChunk));
+        }
+        return a;
+    }
 
-    /** Messages {@link #await} skipped: answers to other XIDs, or undecodable ones. */
+    private final SetAside others = new SetAside();
+
+    /** Messages {@link #await} set aside and no await took since: answers to other XIDs, or undecodable ones. */
     public List<Answer> others() {
-        return others;
+        return others.all();
     }
 
     /** Why the tester's end terminated the connection (an RDMA Read it could not serve), or null. */
