@@ -100,6 +100,12 @@ public final class CaptureSession implements Closeable {
      * with the number of rows readable so far at most every {@code publishMillis} ms and at the end.
      */
     public Analysis load(CaptureReader reader, long publishMillis, LongConsumer published) throws IOException {
+        return load(reader, publishMillis, publishMillis, published);
+    }
+
+    /** As {@link #load(CaptureReader, long, LongConsumer)}, the first rows published after {@code firstMillis}. */
+    public Analysis load(CaptureReader reader, long firstMillis, long publishMillis, LongConsumer published)
+            throws IOException {
         Loader loader = new Loader();
         Analysis a;
         // published on a clock, not per frame: a live capture that went quiet still shows its last rows
@@ -109,7 +115,7 @@ public final class CaptureSession implements Closeable {
                     t.setDaemon(true);
                     return t;
                 });
-        clock.scheduleWithFixedDelay(() -> publish(published), publishMillis, publishMillis,
+        clock.scheduleWithFixedDelay(() -> publish(published), firstMillis, publishMillis,
                 java.util.concurrent.TimeUnit.MILLISECONDS);
         try {
             // two threads, as `rddp analyze` runs: TCP, MPA framing and CRCs on one, the layers above, the sink
