@@ -13,7 +13,6 @@ import io.rddp.testing.RepoPaths;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
-import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,7 +20,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -158,20 +156,6 @@ class TsharkRpcNfsDifferentialTest {
     }
 
     private static List<String> tshark(Path cap) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of("tshark", "-r", cap.toString(), "-T", "fields", "-E",
-                "occurrence=a", "-E", "aggregator=,"));
-        for (String f : FIELDS) {
-            cmd.add("-e");
-            cmd.add(f);
-        }
-        File outFile = File.createTempFile("rddp-tshark", ".txt");
-        try {
-            Process p = new ProcessBuilder(cmd).redirectOutput(outFile).redirectError(ProcessBuilder.Redirect.DISCARD)
-                    .start();
-            assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
-            return Files.readAllLines(outFile.toPath());
-        } finally {
-            Files.deleteIfExists(outFile.toPath());
-        }
+        return io.rddp.testing.TsharkFields.run(cap, FIELDS);
     }
 }

@@ -17,17 +17,13 @@ import io.rddp.testing.RepoPaths;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.File;
-import java.io.IOException;
 import java.math.BigDecimal;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 
 import static io.rddp.generate.RpcRdmaWriter.REQUESTER;
 import static io.rddp.generate.RpcRdmaWriter.RESPONDER;
@@ -162,20 +158,6 @@ class RpcLatencyTsharkTest {
     }
 
     private static List<String> run(Path cap, String... fields) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of("tshark", "-r", cap.toString(), "-T", "fields", "-E",
-                "occurrence=a", "-E", "aggregator=,"));
-        for (String f : fields) {
-            cmd.add("-e");
-            cmd.add(f);
-        }
-        File outFile = File.createTempFile("rddp-tshark", ".txt");
-        try {
-            Process p = new ProcessBuilder(cmd).redirectOutput(outFile).redirectError(ProcessBuilder.Redirect.DISCARD)
-                    .start();
-            assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
-            return Files.readAllLines(outFile.toPath());
-        } finally {
-            Files.deleteIfExists(outFile.toPath());
-        }
+        return io.rddp.testing.TsharkFields.run(cap, fields);
     }
 }
