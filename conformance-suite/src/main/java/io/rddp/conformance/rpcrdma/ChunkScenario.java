@@ -1,7 +1,6 @@
 package io.rddp.conformance.rpcrdma;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.rddp.conformance.Scenario;
 import io.rddp.conformance.ScenarioContext;
 import io.rddp.conformance.ScenarioInfo;
 import io.rddp.conformance.ScenarioKeys;
@@ -21,19 +20,11 @@ import java.util.List;
  * overrun, a Send over the threshold).
  */
 @ScenarioKeys({@ScenarioKeys.Key(name = "case", type = ScenarioKeys.Type.TEXT)})
-public final class ChunkScenario implements Scenario {
+public final class ChunkScenario extends CaseScenario {
 
-    private final ScenarioInfo info;
-    private final String kase;
 
     public ChunkScenario(ScenarioInfo info, JsonNode spec) {
-        this.info = info;
-        this.kase = spec.path("case").asText();
-    }
-
-    @Override
-    public ScenarioInfo info() {
-        return info;
+        super(info, spec);
     }
 
     @Override

@@ -2,7 +2,6 @@ package io.rddp.conformance.rpcrdma;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.rddp.conformance.RpcReaction;
-import io.rddp.conformance.Scenario;
 import io.rddp.conformance.ScenarioContext;
 import io.rddp.conformance.ScenarioInfo;
 import io.rddp.conformance.ScenarioKeys;
@@ -20,22 +19,14 @@ import java.util.List;
  * or its RDMA layer ends the connection, and stays alive for others).
  */
 @ScenarioKeys({@ScenarioKeys.Key(name = "case", type = ScenarioKeys.Type.TEXT)})
-public final class CreditScenario implements Scenario {
+public final class CreditScenario extends CaseScenario {
     /** Calls sent at once at most: Linux grants 64 (svcrdma_max_requests), the reference responder 32. */
     static final int MAX_BURST = 128;
     static final int MANY = 200;
 
-    private final ScenarioInfo info;
-    private final String kase;
 
     public CreditScenario(ScenarioInfo info, JsonNode spec) {
-        this.info = info;
-        this.kase = spec.path("case").asText();
-    }
-
-    @Override
-    public ScenarioInfo info() {
-        return info;
+        super(info, spec);
     }
 
     @Override

@@ -2,7 +2,6 @@ package io.rddp.conformance.rpcrdma;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.rddp.conformance.RpcReaction;
-import io.rddp.conformance.Scenario;
 import io.rddp.conformance.ScenarioContext;
 import io.rddp.conformance.ScenarioInfo;
 import io.rddp.conformance.ScenarioKeys;
@@ -22,21 +21,13 @@ import java.util.List;
  */
 @ScenarioKeys({@ScenarioKeys.Key(name = "case", type = ScenarioKeys.Type.TEXT),
         @ScenarioKeys.Key(name = "vers", type = ScenarioKeys.Type.INT)})
-public final class HeaderScenario implements Scenario {
+public final class HeaderScenario extends CaseScenario {
 
-    private final ScenarioInfo info;
-    private final String kase;
     private final long vers;
 
     public HeaderScenario(ScenarioInfo info, JsonNode spec) {
-        this.info = info;
-        this.kase = spec.path("case").asText();
+        super(info, spec);
         this.vers = spec.path("vers").asLong(2) & 0xFFFF_FFFFL;
-    }
-
-    @Override
-    public ScenarioInfo info() {
-        return info;
     }
 
     @Override

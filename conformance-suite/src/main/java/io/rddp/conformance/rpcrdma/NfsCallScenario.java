@@ -1,7 +1,6 @@
 package io.rddp.conformance.rpcrdma;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.rddp.conformance.Scenario;
 import io.rddp.conformance.ScenarioContext;
 import io.rddp.conformance.ScenarioInfo;
 import io.rddp.conformance.ScenarioKeys;
@@ -22,19 +21,11 @@ import java.util.List;
  * the analyzer's rules. {@code case} names the exchange.
  */
 @ScenarioKeys({@ScenarioKeys.Key(name = "case", type = ScenarioKeys.Type.TEXT)})
-public final class NfsCallScenario implements Scenario {
+public final class NfsCallScenario extends CaseScenario {
 
-    private final ScenarioInfo info;
-    private final String kase;
 
     public NfsCallScenario(ScenarioInfo info, JsonNode spec) {
-        this.info = info;
-        this.kase = spec.path("case").asText();
-    }
-
-    @Override
-    public ScenarioInfo info() {
-        return info;
+        super(info, spec);
     }
 
     @Override

@@ -2,7 +2,6 @@ package io.rddp.conformance.rpcrdma;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.rddp.conformance.RpcReaction;
-import io.rddp.conformance.Scenario;
 import io.rddp.conformance.ScenarioContext;
 import io.rddp.conformance.ScenarioInfo;
 import io.rddp.conformance.ScenarioKeys;
@@ -20,19 +19,11 @@ import java.util.List;
  * §4.2.1: the reply repeats the call's XID).
  */
 @ScenarioKeys({@ScenarioKeys.Key(name = "case", type = ScenarioKeys.Type.TEXT)})
-public final class RpcScenario implements Scenario {
+public final class RpcScenario extends CaseScenario {
 
-    private final ScenarioInfo info;
-    private final String kase;
 
     public RpcScenario(ScenarioInfo info, JsonNode spec) {
-        this.info = info;
-        this.kase = spec.path("case").asText();
-    }
-
-    @Override
-    public ScenarioInfo info() {
-        return info;
+        super(info, spec);
     }
 
     @Override
