@@ -27,6 +27,11 @@ import java.util.function.Supplier;
 public final class LadderView extends Canvas {
     /** The client's column is LEFT from the left edge, the server's as far from the right one: the width follows the window. */
     static final double ROW = 30, TOP = 60, LEFT = 150, WIDTH = 800, MIN_WIDTH = 600;
+    /**
+     * Arrows drawn at most. A stream of a busy capture has thousands: a canvas some 150,000 pixels tall, which the
+     * renderer cannot allocate (it failed on every pulse). The packet list shows every PDU.
+     */
+    static final int MAX_ARROWS = 200;
     private final ObservableList<LadderEvent> events;
     private final Supplier<StreamStats> stream;
 
@@ -60,7 +65,7 @@ public final class LadderView extends Canvas {
     /** The event whose arrow is drawn at height {@code y}, or null. */
     public LadderEvent eventAt(double y) {
         int i = (int) Math.floor((y - TOP) / ROW);
-        return i >= 0 && i < events.size() ? events.get(i) : null;
+        return i >= 0 && i < Math.min(events.size(), MAX_ARROWS) ? events.get(i) : null;
     }
 
     /** The height of event {@code i}'s arrow (tests click there). */
@@ -72,8 +77,9 @@ public final class LadderView extends Canvas {
         stale = !shown.get();
         if (stale) return;
         double right = getWidth() - LEFT;
-        List<LadderEvent> list = List.copyOf(events);
-        double h = TOP + Math.max(1, list.size()) * ROW + 30;
+        List<LadderEvent> all = List.copyOf(events);
+        List<LadderEvent> list = all.subList(0, Math.min(all.size(), MAX_ARROWS));
+        double h = TOP + Math.max(1, list.size()) * ROW + 30 + (all.size() > list.size() ? ROW : 0);
         setHeight(h);
         GraphicsContext g = getGraphicsContext2D();
         g.setFill(Color.WHITE);
@@ -131,6 +137,11 @@ public final class LadderView extends Canvas {
                 g.strokeLine(x, y - 6, x0, y - 6);
                 g.setLineDashes(null);
             }
+        }
+        if (all.size() > list.size()) {
+            g.setFill(Color.gray(0.35));
+            g.fillText("… " + (all.size() - list.size()) + " more arrows not drawn (the first " + list.size()
+                    + " are); the packet list shows every PDU", (LEFT + right) / 2, yOf(list.size()));
         }
     }
 

@@ -27,6 +27,8 @@ import java.util.function.Consumer;
 public final class PlacementView extends Canvas {
     /** The bar runs from LEFT to what the TO labels after the rows leave of the width, which follows the window. */
     static final double TOP = 80, ROW = 22, LEFT = 230, WIDTH = 800, MIN_WIDTH = 600;
+    /** Access rows drawn at most: as the ladder's arrows, thousands make a canvas the renderer cannot allocate. */
+    static final int MAX_ROWS = 250;
     private static final Font FONT = Font.font("System", 12);
     private final ObservableList<Access> accesses;
     private double textRight;
@@ -52,7 +54,7 @@ public final class PlacementView extends Canvas {
         widthProperty().addListener((o, a, b) -> draw());
         setOnMouseClicked(e -> {
             int i = (int) Math.floor((e.getY() - TOP) / ROW);
-            if (i >= 0 && i < accesses.size()) onPick.accept(accesses.get(i));
+            if (i >= 0 && i < Math.min(accesses.size(), MAX_ROWS)) onPick.accept(accesses.get(i));
         });
         draw();
     }
@@ -65,7 +67,8 @@ public final class PlacementView extends Canvas {
         stale = !shown.get();
         if (stale) return;
         List<Access> list = List.copyOf(accesses);
-        double h = TOP + Math.max(1, list.size()) * ROW + 20;
+        int rows = Math.min(list.size(), MAX_ROWS);
+        double h = TOP + Math.max(1, rows) * ROW + 20 + (list.size() > rows ? ROW : 0);
         setHeight(h);
         GraphicsContext g = getGraphicsContext2D();
         g.setFill(Color.WHITE);
@@ -84,7 +87,7 @@ public final class PlacementView extends Canvas {
             if (Long.compareUnsigned(end, hi) > 0) hi = end;
         }
         double labels = 0;
-        for (Access a : list) labels = Math.max(labels, textWidth("0x" + Long.toHexString(a.to())));
+        for (Access a : list.subList(0, rows)) labels = Math.max(labels, textWidth("0x" + Long.toHexString(a.to())));
         double bar = Math.max(100, getWidth() - LEFT - labels - 16);
         textRight = LEFT + bar + 6 + labels;
         double span = Math.max(1, (double) (hi - lo));
@@ -123,7 +126,7 @@ public final class PlacementView extends Canvas {
         g.fillText("0x" + Long.toHexString(lo), LEFT, by + 30);
         g.setTextAlign(TextAlignment.RIGHT);
         g.fillText("0x" + Long.toHexString(hi), LEFT + bar, by + 30);
-        for (int i = 0; i < list.size(); i++) {
+        for (int i = 0; i < rows; i++) {
             Access a = list.get(i);
             double y = yOf(i);
             g.setFill(a.violation() ? Color.rgb(190, 0, 0) : Color.BLACK);
@@ -135,6 +138,12 @@ public final class PlacementView extends Canvas {
             g.setTextAlign(TextAlignment.LEFT);
             g.setFill(Color.gray(0.35));
             g.fillText("0x" + Long.toHexString(a.to()), Math.min(LEFT + bar + 6, x + Math.max(2, a.length() * scale) + 6), y);
+        }
+        if (list.size() > rows) {
+            g.setFill(Color.gray(0.35));
+            g.setTextAlign(TextAlignment.LEFT);
+            g.fillText("… " + (list.size() - rows) + " more accesses not listed (the first " + rows + " are; the bar"
+                    + " shows them all)", LEFT, yOf(rows));
         }
     }
 
