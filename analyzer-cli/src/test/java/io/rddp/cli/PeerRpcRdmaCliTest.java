@@ -9,18 +9,14 @@ import io.rddp.rpcrdma.RpcRdmaHeader;
 import io.rddp.rpcrdma.RpcRdmaListener;
 import io.rddp.rpcrdma.RpcRdmaMessage;
 import io.rddp.rpcrdma.RpcRdmaStage;
+import io.rddp.testing.TsharkFields;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.File;
 import java.net.ServerSocket;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -59,7 +55,7 @@ class PeerRpcRdmaCliTest {
         Map<Long, String> ours = ours(pcap);
         assertThat(ours).as("Sends decoded as RPC-over-RDMA").hasSizeGreaterThan(20);
         // the second opinion: .ci/run installs tshark; without it the comparison is reported skipped, not passed
-        org.junit.jupiter.api.Assumptions.assumeTrue(tsharkAvailable(), "tshark is not installed");
+        org.junit.jupiter.api.Assumptions.assumeTrue(TsharkFields.available(), "tshark is not installed");
         Map<Long, String> theirs = tshark(pcap);
         assertThat(theirs).as("tshark's rpcordma fields by frame").isEqualTo(ours);
     }
@@ -85,39 +81,18 @@ class PeerRpcRdmaCliTest {
         return out;
     }
 
-    private static boolean tsharkAvailable() {
-        try {
-            Process p = new ProcessBuilder("tshark", "--version").redirectErrorStream(true).start();
-            p.getInputStream().readAllBytes();
-            return p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS) && p.exitValue() == 0;
-        } catch (java.io.IOException | InterruptedException e) {
-            return false;
-        }
-    }
-
     private static Map<Long, String> tshark(Path pcap) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of("tshark", "-r", pcap.toString(), "-T", "fields", "-E",
-                "occurrence=f", "-e", "frame.number"));
-        for (String f : FIELDS) {
-            cmd.add("-e");
-            cmd.add(f);
+        String[] fields = new String[FIELDS.length + 1];
+        fields[0] = "frame.number";
+        System.arraycopy(FIELDS, 0, fields, 1, FIELDS.length);
+        Map<Long, String> out = new TreeMap<>();
+        for (String line : TsharkFields.first(pcap, fields)) {
+            String[] f = line.split("\t", -1);
+            if (f.length < 2 || f[1].isEmpty()) continue;
+            // tshark prints the XID in hex
+            f[1] = f[1].startsWith("0x") ? Long.toString(Long.parseLong(f[1].substring(2), 16)) : f[1];
+            out.put(Long.parseLong(f[0]), String.join("\t", java.util.Arrays.copyOfRange(f, 1, f.length)));
         }
-        File outFile = File.createTempFile("rddp-tshark", ".txt");
-        try {
-            Process p = new ProcessBuilder(cmd).redirectOutput(outFile).redirectError(ProcessBuilder.Redirect.DISCARD)
-                    .start();
-            assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
-            Map<Long, String> out = new TreeMap<>();
-            for (String line : Files.readAllLines(outFile.toPath())) {
-                String[] f = line.split("\t", -1);
-                if (f.length < 2 || f[1].isEmpty()) continue;
-                // tshark prints the XID in hex
-                f[1] = f[1].startsWith("0x") ? Long.toString(Long.parseLong(f[1].substring(2), 16)) : f[1];
-                out.put(Long.parseLong(f[0]), String.join("\t", java.util.Arrays.copyOfRange(f, 1, f.length)));
-            }
-            return out;
-        } finally {
-            Files.deleteIfExists(outFile.toPath());
-        }
+        return out;
     }
 }

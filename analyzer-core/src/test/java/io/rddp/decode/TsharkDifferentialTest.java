@@ -88,16 +88,6 @@ public class TsharkDifferentialTest {
         }
     }
 
-    public static boolean tsharkAvailable() {
-        try {
-            Process p = new ProcessBuilder("tshark", "--version").redirectErrorStream(true).start();
-            p.getInputStream().readAllBytes();
-            return p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0;
-        } catch (IOException | InterruptedException e) {
-            return false;
-        }
-    }
-
     /**
      * Every capture of pcaps/ but the conformance suite's recordings against siw (pcaps/siw-conform): those are fault
      * injection on purpose (FPDU headers split over segments, truncated and malformed PDUs), where tshark 4.0 neither
@@ -114,7 +104,7 @@ public class TsharkDifferentialTest {
 
     @TestFactory
     Stream<DynamicTest> everyHeaderFieldOfEveryPduEqualsTsharks() throws IOException {
-        assumeThat(tsharkAvailable()).as("tshark is not installed: differential test skipped (apt-get install tshark)").isTrue();
+        assumeThat(io.rddp.testing.TsharkFields.available()).as("tshark is not installed: differential test skipped (apt-get install tshark)").isTrue();
         List<Path> caps = captures();
         assertThat(caps).isNotEmpty();
         return caps.stream().map(cap -> DynamicTest.dynamicTest(cap.getFileName().toString(), () -> compare(cap)));
@@ -123,7 +113,7 @@ public class TsharkDifferentialTest {
     /** The bundled captures have no VLAN tags: a tagged copy of one shows the vlan layer to both decoders. */
     @Test
     void vlanTagOfEveryPduEqualsTsharks(@TempDir Path dir) throws Exception {
-        assumeThat(tsharkAvailable()).as("tshark is not installed: differential test skipped").isTrue();
+        assumeThat(io.rddp.testing.TsharkFields.available()).as("tshark is not installed: differential test skipped").isTrue();
         Path tagged = VlanTagged.write(RepoPaths.pcaps().resolve("siw/siw-rping-lo.pcap"), dir.resolve("vlan.pcap"),
                 5, 100);
         compare(tagged);

@@ -36,7 +36,7 @@ class TsharkFilterDifferentialTest {
 
     @TestFactory
     Stream<DynamicTest> addressAndSetFiltersSelectTheFramesTsharkSelects() {
-        assumeThat(TsharkDifferentialTest.tsharkAvailable())
+        assumeThat(io.rddp.testing.TsharkFields.available())
                 .as("tshark is not installed: differential test skipped (apt-get install tshark)").isTrue();
         return CAPTURES.stream().flatMap(cap -> FILTERS.stream().map(f -> DynamicTest.dynamicTest(cap + ": " + f,
                 () -> assertThat(ours(cap, f)).as("frames of %s with %s", cap, f).containsExactlyElementsOf(tshark(cap, f)))));

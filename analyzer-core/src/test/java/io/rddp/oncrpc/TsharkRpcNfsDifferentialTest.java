@@ -55,7 +55,7 @@ class TsharkRpcNfsDifferentialTest {
 
     @TestFactory
     Stream<DynamicTest> everyRpcHeaderAndNfsResultEqualsTsharks() throws IOException {
-        assumeThat(TsharkDifferentialTest.tsharkAvailable()).as("tshark is not installed: differential test skipped")
+        assumeThat(io.rddp.testing.TsharkFields.available()).as("tshark is not installed: differential test skipped")
                 .isTrue();
         List<Path> caps = captures();
         assertThat(caps).as("the kernel's NFS/RDMA captures").hasSizeGreaterThanOrEqualTo(4);

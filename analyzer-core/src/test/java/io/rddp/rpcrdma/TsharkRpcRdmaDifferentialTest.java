@@ -47,7 +47,7 @@ class TsharkRpcRdmaDifferentialTest {
     }
 
     static boolean tsharkAvailable() {
-        return TsharkDifferentialTest.tsharkAvailable();
+        return io.rddp.testing.TsharkFields.available();
     }
 
     static List<Path> captures() throws IOException {

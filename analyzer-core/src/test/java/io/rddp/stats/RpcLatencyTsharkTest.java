@@ -90,7 +90,7 @@ class RpcLatencyTsharkTest {
     }
 
     private static void compare(Path cap, int pairs) throws Exception {
-        assumeThat(TsharkDifferentialTest.tsharkAvailable()).as("tshark is not installed: comparison skipped").isTrue();
+        assumeThat(io.rddp.testing.TsharkFields.available()).as("tshark is not installed: comparison skipped").isTrue();
         Map<String, List<Long>> expected = tshark(cap);
         assertThat(expected.values().stream().mapToInt(List::size).sum()).as("pairs tshark matched").isEqualTo(pairs);
         CaptureStats s;

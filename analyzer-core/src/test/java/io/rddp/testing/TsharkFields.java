@@ -1,6 +1,7 @@
 package io.rddp.testing;
 
 import java.io.File;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -9,15 +10,35 @@ import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** tshark's {@code -T fields} lines of a capture: every occurrence of a field, joined by commas. */
+/** tshark, the second opinion of the differential tests: whether it is installed, and its {@code -T fields} lines. */
 public final class TsharkFields {
     private TsharkFields() {
     }
 
-    /** One line per frame, the fields tab-separated in the order given; at most two minutes. */
+    /** Whether tshark runs here (.ci/run installs it; without it a comparison is reported skipped). */
+    public static boolean available() {
+        try {
+            Process p = new ProcessBuilder("tshark", "--version").redirectErrorStream(true).start();
+            p.getInputStream().readAllBytes();
+            return p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0;
+        } catch (IOException | InterruptedException e) {
+            return false;
+        }
+    }
+
+    /** One line per frame, the fields tab-separated in the order given, every occurrence joined by commas. */
     public static List<String> run(Path cap, String... fields) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of("tshark", "-r", cap.toString(), "-T", "fields", "-E",
-                "occurrence=a", "-E", "aggregator=,"));
+        return run(cap, List.of("-E", "occurrence=a", "-E", "aggregator=,"), fields);
+    }
+
+    /** As {@link #run}, each field's first occurrence only. */
+    public static List<String> first(Path cap, String... fields) throws Exception {
+        return run(cap, List.of("-E", "occurrence=f"), fields);
+    }
+
+    private static List<String> run(Path cap, List<String> options, String... fields) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of("tshark", "-r", cap.toString(), "-T", "fields"));
+        cmd.addAll(options);
         for (String f : fields) {
             cmd.add("-e");
             cmd.add(f);
