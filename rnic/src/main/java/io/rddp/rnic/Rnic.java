@@ -272,6 +272,21 @@ public final class Rnic implements Closeable {
         }
     }
 
+    /**
+     * Closes a queue pair, waits up to {@code waitMs} for the close to complete (not on an interrupted thread: a
+     * server told to stop goes at once, its interrupt kept) and {@linkplain #destroy destroys} it: how a server lets
+     * go of a client's connection.
+     */
+    public void closeAndDestroy(QueuePair qp, long waitMs) {
+        qp.close();
+        try {
+            if (!Thread.currentThread().isInterrupted()) qp.awaitClosed(waitMs);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        destroy(qp);
+    }
+
     /** Forgets a queue pair (closing it first when needed) and the completions of it nobody took. */
     public void destroy(QueuePair qp) {
         if (qp.state() != QueuePair.State.CLOSED) qp.abort();

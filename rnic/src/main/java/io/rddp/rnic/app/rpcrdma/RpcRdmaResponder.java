@@ -128,13 +128,7 @@ public final class RpcRdmaResponder {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
-            qp.close();
-            try {
-                if (!Thread.currentThread().isInterrupted()) qp.awaitClosed(3000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            rnic.destroy(qp);
+            rnic.closeAndDestroy(qp, 3000);
         }
     }
 
